@@ -1,0 +1,219 @@
+//! Budgets: every limit a run checks, and the pluggable token estimator.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+/// Estimates how many tokens a text costs, to check the per-request budget
+/// before a request is sent.
+pub trait TokenEstimator: Send + Sync {
+    /// Estimated tokens for `text`.
+    fn estimate(&self, text: &str) -> u64;
+}
+
+/// The default estimator: one token per 4 bytes of UTF-8, rounded up, plus
+/// 4 tokens of overhead per message (added by the run).
+///
+/// Four bytes per token is the usual rule of thumb for English prose and
+/// code with GPT- and Qwen-style tokenizers. Non-ASCII text takes more bytes
+/// per character, so it is over- rather than under-estimated, the safe side
+/// for a budget. It costs O(1): it reads the length only.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BytesPerToken;
+
+impl TokenEstimator for BytesPerToken {
+    fn estimate(&self, text: &str) -> u64 {
+        (text.len() as u64).div_ceil(4)
+    }
+}
+
+/// A shareable estimator; defaults to [`BytesPerToken`].
+#[derive(Clone)]
+pub struct Estimator(pub Arc<dyn TokenEstimator>);
+
+impl Default for Estimator {
+    fn default() -> Self {
+        Self(Arc::new(BytesPerToken))
+    }
+}
+
+impl std::fmt::Debug for Estimator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Estimator")
+    }
+}
+
+/// Keeps requests bounded: when the estimated request passes `max_tokens`,
+/// the oldest middle turns are dropped (whole turns, never the system
+/// prompt and the task) until it is under `keep_tokens`. Trimming in a
+/// large chunk keeps requests append-only between trims, so servers that
+/// cache prompt prefixes keep their cache. The transcript keeps everything.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryWindow {
+    /// Trim when the request is estimated above this.
+    pub max_tokens: u64,
+    /// Trim down to at most this.
+    pub keep_tokens: u64,
+}
+
+/// The limits of a run. Reaching any of them ends the run with a
+/// [`StopReason`](crate::StopReason); the work done is always kept.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Budget {
+    /// Model calls at most (default 10).
+    pub max_steps: u32,
+    /// Tool calls executed at most (default 50). A round asking for more
+    /// runs the calls that fit; the rest are answered "not run".
+    pub max_tool_calls: u32,
+    /// Total tokens (prompt + completion) over the run.
+    pub max_total_tokens: Option<u64>,
+    /// Estimated tokens of one request, checked before it is sent.
+    pub max_request_tokens: Option<u64>,
+    /// Wall clock for the whole run.
+    #[serde(with = "duration_ms")]
+    pub timeout: Option<Duration>,
+    /// Outer time limit for one tool call (the tool gateway has its own).
+    #[serde(with = "duration_ms")]
+    pub tool_timeout: Option<Duration>,
+    /// This many malformed turns in a row stop the run (default 3).
+    pub max_consecutive_malformed: u32,
+    /// The same tool with the same canonical arguments this many times
+    /// stops the run with `LoopDetected` (default 3). Repeats below the
+    /// threshold run, and their observation tells the model it already has
+    /// that result.
+    pub loop_threshold: u32,
+    /// When a step or tool-call budget runs out, ask the model once more to
+    /// answer with what it has (default off).
+    pub final_answer_on_limit: bool,
+    /// Optional history window for requests.
+    pub history_window: Option<HistoryWindow>,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Self {
+            max_steps: 10,
+            max_tool_calls: 50,
+            max_total_tokens: None,
+            max_request_tokens: None,
+            timeout: None,
+            tool_timeout: None,
+            max_consecutive_malformed: 3,
+            loop_threshold: 3,
+            final_answer_on_limit: false,
+            history_window: None,
+        }
+    }
+}
+
+/// A budget that cannot work.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BudgetError {
+    /// A limit that must be positive is zero.
+    #[error("budget field `{0}` must be greater than zero")]
+    Zero(&'static str),
+    /// The loop threshold must allow one repeat at least.
+    #[error("budget field `loop_threshold` must be at least 2 (got {0})")]
+    LoopThreshold(u32),
+    /// The window must keep less than it allows.
+    #[error("history window: keep_tokens ({keep}) must be below max_tokens ({max})")]
+    Window {
+        /// `keep_tokens`.
+        keep: u64,
+        /// `max_tokens`.
+        max: u64,
+    },
+}
+
+impl Budget {
+    /// Checks that the budget can work. `max_tool_calls` may be zero (a run
+    /// that may not use tools); the other limits may not.
+    pub fn validate(&self) -> Result<(), BudgetError> {
+        if self.max_steps == 0 {
+            return Err(BudgetError::Zero("max_steps"));
+        }
+        if self.max_consecutive_malformed == 0 {
+            return Err(BudgetError::Zero("max_consecutive_malformed"));
+        }
+        if self.max_total_tokens == Some(0) {
+            return Err(BudgetError::Zero("max_total_tokens"));
+        }
+        if self.max_request_tokens == Some(0) {
+            return Err(BudgetError::Zero("max_request_tokens"));
+        }
+        if self.timeout == Some(Duration::ZERO) {
+            return Err(BudgetError::Zero("timeout"));
+        }
+        if self.tool_timeout == Some(Duration::ZERO) {
+            return Err(BudgetError::Zero("tool_timeout"));
+        }
+        if self.loop_threshold < 2 {
+            return Err(BudgetError::LoopThreshold(self.loop_threshold));
+        }
+        if let Some(w) = self.history_window {
+            if w.keep_tokens >= w.max_tokens {
+                return Err(BudgetError::Window {
+                    keep: w.keep_tokens,
+                    max: w.max_tokens,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Serde for `Option<Duration>` as whole milliseconds.
+pub(crate) mod duration_ms {
+    use std::time::Duration;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(value: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(d) => s.serialize_some(&u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+        Ok(Option::<u64>::deserialize(d)?.map(Duration::from_millis))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zero_budgets_are_typed_errors() {
+        let zero_steps = Budget {
+            max_steps: 0,
+            ..Budget::default()
+        };
+        assert_eq!(zero_steps.validate(), Err(BudgetError::Zero("max_steps")));
+        let zero_timeout = Budget {
+            timeout: Some(Duration::ZERO),
+            ..Budget::default()
+        };
+        assert_eq!(zero_timeout.validate(), Err(BudgetError::Zero("timeout")));
+        let zero_tools = Budget {
+            max_tool_calls: 0,
+            ..Budget::default()
+        };
+        assert_eq!(zero_tools.validate(), Ok(()));
+    }
+
+    #[test]
+    fn budget_round_trips_through_json_with_millisecond_durations() {
+        let budget = Budget {
+            timeout: Some(Duration::from_millis(1500)),
+            ..Budget::default()
+        };
+        let json = serde_json::to_value(&budget).unwrap();
+        assert_eq!(json["timeout"], 1500);
+        let back: Budget = serde_json::from_value(json).unwrap();
+        assert_eq!(back, budget);
+    }
+}

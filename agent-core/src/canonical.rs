@@ -1,0 +1,64 @@
+//! Canonical JSON for comparing tool calls: object keys sorted, no spaces,
+//! whatever order the model wrote them in.
+
+use std::fmt::Write;
+
+use serde_json::Value;
+
+/// The key loop detection counts: tool name plus canonical arguments.
+pub(crate) fn canonical_call_key(name: &str, arguments: &Value) -> String {
+    let mut out = String::with_capacity(name.len() + 32);
+    out.push_str(name.trim());
+    out.push('\u{0}');
+    write_canonical(arguments, &mut out);
+    out
+}
+
+/// Writes `value` as JSON with object keys in sorted order.
+pub fn write_canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, key) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                let _ = write!(out, "{}", Value::String(key.clone()));
+                out.push(':');
+                if let Some(v) = map.get(key) {
+                    write_canonical(v, out);
+                }
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_canonical(item, out);
+            }
+            out.push(']');
+        }
+        scalar => {
+            let _ = write!(out, "{scalar}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn key_order_does_not_change_the_canonical_key() {
+        let a = canonical_call_key("add", &json!({"a": 1, "b": {"y": 2, "x": [1, 2]}}));
+        let b = canonical_call_key("add", &json!({"b": {"x": [1, 2], "y": 2}, "a": 1}));
+        assert_eq!(a, b);
+        assert_ne!(a, canonical_call_key("add", &json!({"a": 2, "b": 1})));
+    }
+}

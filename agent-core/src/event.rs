@@ -1,0 +1,111 @@
+//! Events of a run, in the order they happen, and the [`EventSink`] trait
+//! that receives them (the trace writer, the CLI's live view, streams).
+
+use serde::{Deserialize, Serialize};
+
+use crate::message::{Completion, ToolCall, Usage};
+use crate::outcome::StopReason;
+use crate::tool::{Observation, ToolErrorKind};
+
+/// Something that happened during a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Event {
+    /// The run began (not emitted again when a stored run is resumed).
+    RunStarted {
+        /// The task.
+        task: String,
+        /// The transport's name.
+        transport: String,
+        /// Names of the tools offered.
+        tools: Vec<String>,
+    },
+    /// A request is about to be sent to the model.
+    ModelRequestStarted {
+        /// The step number (1-based).
+        step: u32,
+        /// Messages in the request.
+        messages: usize,
+    },
+    /// A piece of streamed text.
+    TextDelta {
+        /// The text.
+        text: String,
+    },
+    /// The model answered (the completion as the loop used it).
+    ModelResponded {
+        /// The step number.
+        step: u32,
+        /// The completion.
+        completion: Completion,
+        /// How long the call took.
+        duration_ms: u64,
+    },
+    /// The model's reasoning for this turn.
+    Thought {
+        /// The text.
+        text: String,
+    },
+    /// A tool call starts (with arguments as edited by hooks).
+    ToolCallStarted {
+        /// The call.
+        call: ToolCall,
+    },
+    /// A tool call ended.
+    ToolCallFinished {
+        /// The call id.
+        call_id: String,
+        /// The tool.
+        tool: String,
+        /// How long it took.
+        duration_ms: u64,
+        /// The error kind, when it failed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error: Option<ToolErrorKind>,
+        /// Operator-only detail of a failure (full source chain). Never shown to the model.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        detail: Option<String>,
+    },
+    /// What the model will read for a call.
+    Observation {
+        /// The observation.
+        observation: Observation,
+    },
+    /// The model's output could not be understood.
+    Malformed {
+        /// Why.
+        reason: String,
+    },
+    /// The model gave its final answer.
+    FinalAnswer {
+        /// The answer.
+        answer: String,
+    },
+    /// The run stopped.
+    Stopped {
+        /// Why.
+        reason: StopReason,
+        /// Model calls made.
+        steps: u32,
+        /// Tool calls executed.
+        tool_calls: u32,
+        /// Tokens used.
+        usage: Usage,
+        /// Run time in milliseconds.
+        elapsed_ms: u64,
+    },
+}
+
+/// Receives events as they happen. Implementations must be quick; they
+/// run inline in the loop.
+pub trait EventSink: Send + Sync {
+    /// Called once per event, in order.
+    fn emit(&self, event: &Event);
+}
+
+impl<F: Fn(&Event) + Send + Sync> EventSink for F {
+    fn emit(&self, event: &Event) {
+        self(event)
+    }
+}

@@ -1,0 +1,101 @@
+//! How a run ends: the [`StopReason`] and the [`Outcome`], which always
+//! keeps the transcript and the usage, whatever the reason.
+
+use serde::{Deserialize, Serialize};
+
+use crate::message::{Message, Usage};
+use crate::model::ModelError;
+
+/// Why a run stopped.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "detail", rename_all = "snake_case")]
+pub enum StopReason {
+    /// The model gave a final answer.
+    FinalAnswer,
+    /// The step budget ran out.
+    MaxSteps,
+    /// The tool-call budget ran out.
+    MaxToolCalls,
+    /// A token budget (total, or one request before sending) ran out.
+    TokenBudget,
+    /// The wall-clock budget ran out.
+    Timeout,
+    /// The model repeated the same call too often.
+    LoopDetected,
+    /// Too many malformed turns in a row.
+    TooManyMalformed,
+    /// The model call failed.
+    Model(ModelError),
+    /// The caller cancelled the run.
+    Cancelled,
+    /// A hook stopped the run, with its reason.
+    Halted(String),
+}
+
+impl StopReason {
+    /// A short snake_case label (`final_answer`, `max_steps`…).
+    pub fn label(&self) -> &'static str {
+        match self {
+            Self::FinalAnswer => "final_answer",
+            Self::MaxSteps => "max_steps",
+            Self::MaxToolCalls => "max_tool_calls",
+            Self::TokenBudget => "token_budget",
+            Self::Timeout => "timeout",
+            Self::LoopDetected => "loop_detected",
+            Self::TooManyMalformed => "too_many_malformed",
+            Self::Model(_) => "model_error",
+            Self::Cancelled => "cancelled",
+            Self::Halted(_) => "halted",
+        }
+    }
+
+    /// `true` for the limits of a [`Budget`](crate::Budget).
+    pub fn is_budget(&self) -> bool {
+        matches!(
+            self,
+            Self::MaxSteps
+                | Self::MaxToolCalls
+                | Self::TokenBudget
+                | Self::Timeout
+                | Self::LoopDetected
+                | Self::TooManyMalformed
+        )
+    }
+}
+
+impl std::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Model(err) => write!(f, "model_error: {err}"),
+            Self::Halted(reason) => write!(f, "halted: {reason}"),
+            other => f.write_str(other.label()),
+        }
+    }
+}
+
+/// The result of a run. Every outcome carries the full transcript, the
+/// usage and the counts, and the answer when there is one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The final answer, when the model gave one.
+    pub answer: Option<String>,
+    /// Why the run stopped.
+    pub stop_reason: StopReason,
+    /// Every message of the run, including trimmed history.
+    pub transcript: Vec<Message>,
+    /// Tokens used by all model calls.
+    pub usage: Usage,
+    /// Model calls made.
+    pub steps: u32,
+    /// Tool calls executed.
+    pub tool_calls: u32,
+    /// Wall-clock time of the run, in milliseconds (as passed in).
+    pub elapsed_ms: u64,
+}
+
+impl Outcome {
+    /// `true` if the run ended with a final answer.
+    pub fn is_success(&self) -> bool {
+        self.stop_reason == StopReason::FinalAnswer
+    }
+}

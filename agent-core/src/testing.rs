@@ -1,0 +1,265 @@
+//! Test doubles (feature `testing`): [`ScriptedModel`], which answers with
+//! canned turns, and [`TestTransport`], the simplest transport there is.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use futures::StreamExt;
+use futures::stream;
+use serde_json::Value;
+
+use crate::message::{Completion, CompletionRequest, Message, ToolSpec};
+use crate::model::{Complete, CompletionStream, ModelError, StreamDelta, completion_to_deltas};
+use crate::tool::Observation;
+use crate::transport::{Decision, Transport, Turn};
+
+#[derive(Debug, Clone)]
+enum Entry {
+    Reply(Completion),
+    Error(ModelError),
+}
+
+#[derive(Debug, Clone)]
+struct Scripted {
+    entry: Entry,
+    delay: Option<Duration>,
+}
+
+/// A model that returns canned completions in order. It can stream them in
+/// chunks, inject errors and delays, and it records every request.
+///
+/// ```
+/// use agent_core::testing::ScriptedModel;
+/// use agent_core::{Complete, CompletionRequest};
+///
+/// let model = ScriptedModel::new().text("first").text("second");
+/// # let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+/// # rt.block_on(async {
+/// let req = CompletionRequest::new(vec![]);
+/// assert_eq!(model.complete(&req).await.unwrap().text, "first");
+/// assert_eq!(model.complete(&req).await.unwrap().text, "second");
+/// assert!(model.complete(&req).await.is_err()); // script exhausted
+/// assert_eq!(model.requests().len(), 3);
+/// # });
+/// ```
+#[derive(Debug, Default)]
+pub struct ScriptedModel {
+    script: Mutex<VecDeque<Scripted>>,
+    requests: Mutex<Vec<CompletionRequest>>,
+    chunk_chars: Option<usize>,
+    chunk_delay: Option<Duration>,
+    chunks_sent: Arc<AtomicUsize>,
+    record: bool,
+}
+
+impl ScriptedModel {
+    /// An empty script that records requests.
+    pub fn new() -> Self {
+        Self {
+            record: true,
+            ..Self::default()
+        }
+    }
+
+    fn push(self, entry: Entry) -> Self {
+        if let Ok(mut script) = self.script.lock() {
+            script.push_back(Scripted { entry, delay: None });
+        }
+        self
+    }
+
+    /// Adds a completion.
+    pub fn reply(self, completion: Completion) -> Self {
+        self.push(Entry::Reply(completion))
+    }
+
+    /// Adds a text completion.
+    pub fn text(self, text: impl Into<String>) -> Self {
+        self.reply(Completion::text(text))
+    }
+
+    /// Adds a native tool-call completion with one call.
+    pub fn call(self, id: &str, tool: &str, arguments: Value) -> Self {
+        self.reply(Completion::tool_calls(vec![crate::ToolCall::new(
+            id, tool, arguments,
+        )]))
+    }
+
+    /// Adds an error.
+    pub fn error(self, error: ModelError) -> Self {
+        self.push(Entry::Error(error))
+    }
+
+    /// Delays the last added entry.
+    pub fn delayed(self, delay: Duration) -> Self {
+        if let Ok(mut script) = self.script.lock() {
+            if let Some(last) = script.back_mut() {
+                last.delay = Some(delay);
+            }
+        }
+        self
+    }
+
+    /// Streams text in chunks of `chars` characters.
+    pub fn chunked(mut self, chars: usize) -> Self {
+        self.chunk_chars = Some(chars.max(1));
+        self
+    }
+
+    /// Waits this long before each streamed chunk.
+    pub fn chunk_delay(mut self, delay: Duration) -> Self {
+        self.chunk_delay = Some(delay);
+        self
+    }
+
+    /// Does not keep requests (keeps the loop's request sharing intact, for benches).
+    pub fn without_recording(mut self) -> Self {
+        self.record = false;
+        self
+    }
+
+    /// The requests received so far.
+    pub fn requests(&self) -> Vec<CompletionRequest> {
+        self.requests.lock().map(|r| r.clone()).unwrap_or_default()
+    }
+
+    /// Entries not used yet.
+    pub fn remaining(&self) -> usize {
+        self.script.lock().map(|s| s.len()).unwrap_or(0)
+    }
+
+    /// Stream chunks handed out so far.
+    pub fn chunks_sent(&self) -> usize {
+        self.chunks_sent.load(Ordering::SeqCst)
+    }
+
+    async fn next(&self, request: &CompletionRequest) -> Result<Completion, ModelError> {
+        if self.record {
+            if let Ok(mut requests) = self.requests.lock() {
+                requests.push(request.clone());
+            }
+        }
+        let next = self.script.lock().ok().and_then(|mut s| s.pop_front());
+        let Some(scripted) = next else {
+            return Err(ModelError::bad_response(
+                "the scripted model has no more replies",
+                "",
+            ));
+        };
+        if let Some(delay) = scripted.delay {
+            tokio::time::sleep(delay).await;
+        }
+        match scripted.entry {
+            Entry::Reply(completion) => Ok(completion),
+            Entry::Error(error) => Err(error),
+        }
+    }
+}
+
+#[async_trait]
+impl Complete for ScriptedModel {
+    async fn complete(&self, request: &CompletionRequest) -> Result<Completion, ModelError> {
+        self.next(request).await
+    }
+
+    async fn stream(&self, request: &CompletionRequest) -> Result<CompletionStream, ModelError> {
+        let completion = self.next(request).await?;
+        let mut deltas = Vec::new();
+        for delta in completion_to_deltas(completion) {
+            match (delta, self.chunk_chars) {
+                (StreamDelta::Text { text }, Some(n)) => {
+                    let chars: Vec<char> = text.chars().collect();
+                    deltas.extend(chars.chunks(n).map(|c| StreamDelta::Text {
+                        text: c.iter().collect(),
+                    }));
+                }
+                (
+                    StreamDelta::ToolCall {
+                        index,
+                        id,
+                        name,
+                        arguments,
+                    },
+                    Some(n),
+                ) => {
+                    let chars: Vec<char> = arguments.chars().collect();
+                    let mut first = Some((id, name));
+                    for piece in chars.chunks(n) {
+                        let (id, name) = first.take().unwrap_or((None, None));
+                        deltas.push(StreamDelta::ToolCall {
+                            index,
+                            id,
+                            name,
+                            arguments: piece.iter().collect(),
+                        });
+                    }
+                }
+                (delta, _) => deltas.push(delta),
+            }
+        }
+        let counter = Arc::clone(&self.chunks_sent);
+        let delay = self.chunk_delay;
+        Ok(Box::pin(stream::iter(deltas).then(move |delta| {
+            let counter = Arc::clone(&counter);
+            async move {
+                if let Some(delay) = delay {
+                    tokio::time::sleep(delay).await;
+                }
+                counter.fetch_add(1, Ordering::SeqCst);
+                Ok(delta)
+            }
+        })))
+    }
+}
+
+/// The simplest transport: native tool calls are actions, any other text
+/// is the final answer, and an empty turn is malformed. For tests and benches.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TestTransport;
+
+impl Transport for TestTransport {
+    fn name(&self) -> &str {
+        "test"
+    }
+
+    fn opening(&self, task: &str, _tools: &[ToolSpec]) -> Vec<Message> {
+        vec![
+            Message::system("You are a test agent."),
+            Message::user(task),
+        ]
+    }
+
+    fn prepare(&self, _request: &mut CompletionRequest) {}
+
+    fn interpret(&self, completion: Completion) -> Turn {
+        let decision = if !completion.tool_calls.is_empty() {
+            Decision::Act(completion.tool_calls.clone())
+        } else if completion.text.trim().is_empty() {
+            Decision::Malformed("the reply was empty".into())
+        } else {
+            Decision::Final(completion.text.trim().to_string())
+        };
+        Turn {
+            thought: None,
+            decision,
+            message: Message::assistant_with_calls(completion.text, completion.tool_calls),
+        }
+    }
+
+    fn observations(&self, observations: &[Observation]) -> Vec<Message> {
+        observations
+            .iter()
+            .map(|o| Message::tool(o.call_id.clone(), o.content.clone()))
+            .collect()
+    }
+
+    fn malformed(&self, reason: &str) -> Vec<Message> {
+        vec![Message::user(format!(
+            "Error: {reason}. Answer or call a tool."
+        ))]
+    }
+}

@@ -1,0 +1,98 @@
+//! Shared test tools: a toolbox with an adder, a sleeper, a sequential
+//! tool that records overlap, a failing tool and a panicking tool.
+
+#![allow(dead_code)]
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use agent_core::{ToolCall, ToolError, ToolOutput, ToolSpec, Toolbox};
+use async_trait::async_trait;
+use serde_json::json;
+
+#[derive(Default)]
+pub struct Probe {
+    pub running: AtomicUsize,
+    pub max_running: AtomicUsize,
+    pub seq_overlapped: AtomicUsize,
+    pub calls: AtomicUsize,
+}
+
+#[derive(Clone, Default)]
+pub struct TestTools {
+    pub probe: Arc<Probe>,
+}
+
+impl TestTools {
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+fn spec(name: &str) -> ToolSpec {
+    ToolSpec {
+        name: name.into(),
+        description: format!("the {name} tool"),
+        parameters: json!({"type": "object"}),
+    }
+}
+
+#[async_trait]
+impl Toolbox for TestTools {
+    fn specs(&self) -> Vec<ToolSpec> {
+        ["add", "sleep", "seq", "fail", "boom"]
+            .into_iter()
+            .map(spec)
+            .collect()
+    }
+
+    fn is_sequential(&self, name: &str) -> bool {
+        name == "seq"
+    }
+
+    async fn call(&self, call: &ToolCall) -> Result<ToolOutput, ToolError> {
+        let probe = &self.probe;
+        probe.calls.fetch_add(1, Ordering::SeqCst);
+        let now = probe.running.fetch_add(1, Ordering::SeqCst) + 1;
+        probe.max_running.fetch_max(now, Ordering::SeqCst);
+        let result = match call.name.as_str() {
+            "add" => {
+                let a = call.arguments["a"].as_i64().unwrap_or(0);
+                let b = call.arguments["b"].as_i64().unwrap_or(0);
+                Ok(ToolOutput::new((a + b).to_string()))
+            }
+            "sleep" => {
+                let ms = call.arguments["ms"].as_u64().unwrap_or(0);
+                tokio::time::sleep(Duration::from_millis(ms)).await;
+                Ok(ToolOutput::new(format!("slept {ms}")))
+            }
+            "seq" => {
+                if now > 1 {
+                    probe.seq_overlapped.fetch_add(1, Ordering::SeqCst);
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                if probe.running.load(Ordering::SeqCst) > 1 {
+                    probe.seq_overlapped.fetch_add(1, Ordering::SeqCst);
+                }
+                Ok(ToolOutput::new("seq done"))
+            }
+            "fail" => Err(ToolError::failed("the service said no")
+                .with_source(std::io::Error::other("connection reset by 10.0.0.7"))),
+            "boom" => {
+                probe.running.fetch_sub(1, Ordering::SeqCst);
+                panic!("tool exploded");
+            }
+            other => Err(ToolError::new(
+                agent_core::ToolErrorKind::NotFound,
+                format!("no tool named {other}"),
+            )),
+        };
+        probe.running.fetch_sub(1, Ordering::SeqCst);
+        result
+    }
+}
+
+pub fn call(id: &str, name: &str, args: serde_json::Value) -> ToolCall {
+    ToolCall::new(id, name, args)
+}

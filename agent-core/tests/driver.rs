@@ -1,0 +1,635 @@
+//! The `Agent` driver: tool rounds (order, concurrency, barriers), hooks,
+//! pause and resume, traces and replay, the event stream, and bad input.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use agent_core::testing::{ScriptedModel, TestTransport};
+use agent_core::{
+    Agent, AgentError, Budget, BudgetError, Completion, CompletionRequest, Decision, Event, FnHook,
+    HistoryWindow, HookAction, Message, Observation, Outcome, Progress, ReplayModel, Role, Run,
+    RunControl, RunError, Step, StopReason, StreamItem, ToolErrorKind, ToolSpec, TraceWriter,
+    Transport, Turn, read_trace,
+};
+use common::{TestTools, call};
+use futures::StreamExt;
+use serde_json::{Value, json};
+
+fn build(model: ScriptedModel, tools: TestTools) -> Agent {
+    Agent::builder()
+        .model(model)
+        .transport(TestTransport)
+        .toolbox(tools)
+        .build()
+        .unwrap()
+}
+
+fn tool_answers(outcome: &Outcome) -> Vec<(String, String)> {
+    outcome
+        .transcript
+        .iter()
+        .filter(|m| m.role == Role::Tool)
+        .map(|m| {
+            (
+                m.tool_call_id.clone().unwrap_or_default(),
+                m.content.clone(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn four_calls_finishing_in_reverse_order_come_back_in_call_order() {
+    let calls = (0..4)
+        .map(|i| call(&format!("c{i}"), "sleep", json!({"ms": 160 - 40 * i})))
+        .collect();
+    let tools = TestTools::new();
+    let model = ScriptedModel::new()
+        .reply(Completion::tool_calls(calls))
+        .text("ok");
+    let started = std::time::Instant::now();
+    let outcome = build(model, tools.clone()).run("sleep").await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    let answers = tool_answers(&outcome);
+    let expected: Vec<(String, String)> = (0..4)
+        .map(|i| (format!("c{i}"), format!("slept {}", 160 - 40 * i)))
+        .collect();
+    assert_eq!(answers, expected);
+    assert_eq!(tools.probe.max_running.load(Ordering::SeqCst), 4);
+    assert!(
+        started.elapsed() < Duration::from_millis(400),
+        "ran concurrently"
+    );
+}
+
+#[tokio::test]
+async fn parallelism_limit_is_honoured() {
+    let calls = (0..6)
+        .map(|i| call(&format!("c{i}"), "sleep", json!({"ms": 30 + i})))
+        .collect();
+    let tools = TestTools::new();
+    let agent = Agent::builder()
+        .model(
+            ScriptedModel::new()
+                .reply(Completion::tool_calls(calls))
+                .text("ok"),
+        )
+        .transport(TestTransport)
+        .toolbox(tools.clone())
+        .max_parallel_tools(2)
+        .build()
+        .unwrap();
+    let outcome = agent.run("sleep").await;
+    assert_eq!(outcome.tool_calls, 6);
+    assert_eq!(tools.probe.max_running.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn a_sequential_tool_is_never_overlapped() {
+    let calls = vec![
+        call("a", "sleep", json!({"ms": 30})),
+        call("b", "seq", json!({})),
+        call("c", "sleep", json!({"ms": 31})),
+        call("d", "sleep", json!({"ms": 32})),
+        call("e", "seq", json!({"n": 2})),
+    ];
+    let tools = TestTools::new();
+    let model = ScriptedModel::new()
+        .reply(Completion::tool_calls(calls))
+        .text("ok");
+    let outcome = build(model, tools.clone()).run("mixed").await;
+    assert_eq!(outcome.tool_calls, 5);
+    assert_eq!(tools.probe.seq_overlapped.load(Ordering::SeqCst), 0);
+    // c and d still ran together.
+    assert_eq!(tools.probe.max_running.load(Ordering::SeqCst), 2);
+    let ids: Vec<String> = tool_answers(&outcome)
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    assert_eq!(ids, ["a", "b", "c", "d", "e"]);
+}
+
+#[tokio::test]
+async fn failing_and_panicking_tools_become_observations_and_the_run_goes_on() {
+    let calls = vec![
+        call("f", "fail", json!({})),
+        call("p", "boom", json!({})),
+        call("ok", "add", json!({"a": 1, "b": 1})),
+    ];
+    let model = ScriptedModel::new()
+        .reply(Completion::tool_calls(calls))
+        .text("recovered");
+    let sink = Arc::new(Collect::default());
+    let agent = Agent::builder()
+        .model(model)
+        .transport(TestTransport)
+        .toolbox(TestTools::new())
+        .sink(sink.clone())
+        .build()
+        .unwrap();
+    let outcome = agent.run("errors").await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    let answers = tool_answers(&outcome);
+    assert_eq!(answers[0].1, "Error (tool failed): the service said no");
+    assert!(answers[1].1.starts_with("Error (tool crashed)"));
+    assert!(
+        !answers[1].1.contains("exploded"),
+        "panic text stays with the operator"
+    );
+    assert_eq!(answers[2].1, "2");
+    // The operator sees the sources.
+    let details: Vec<String> = sink
+        .events()
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::ToolCallFinished { detail, .. } => detail,
+            _ => None,
+        })
+        .collect();
+    assert!(details.iter().any(|d| d.contains("10.0.0.7")));
+    assert!(details.iter().any(|d| d.contains("tool exploded")));
+}
+
+#[tokio::test]
+async fn hooks_approve_deny_and_edit() {
+    let calls = vec![
+        call("keep", "add", json!({"a": 1, "b": 1})),
+        call("deny", "add", json!({"a": 2, "b": 2})),
+        call("edit", "add", json!({"a": 3, "b": 3})),
+    ];
+    let tools = TestTools::new();
+    let agent = Agent::builder()
+        .model(
+            ScriptedModel::new()
+                .reply(Completion::tool_calls(calls))
+                .text("ok"),
+        )
+        .transport(TestTransport)
+        .toolbox(tools.clone())
+        .hook(FnHook(|c: &agent_core::ToolCall| match c.id.as_str() {
+            "deny" => HookAction::Deny("adding 2 is forbidden".into()),
+            "edit" => HookAction::Edit(json!({"a": 100, "b": 1})),
+            _ => HookAction::Approve,
+        }))
+        .build()
+        .unwrap();
+    let outcome = agent.run("hooks").await;
+    let answers = tool_answers(&outcome);
+    assert_eq!(answers[0].1, "2");
+    assert_eq!(answers[1].1, "Error (denied): adding 2 is forbidden");
+    assert_eq!(answers[2].1, "101");
+    assert_eq!(
+        tools.probe.calls.load(Ordering::SeqCst),
+        2,
+        "the denied call never ran"
+    );
+    // A denied call still counts as handled: all three are executed rounds.
+    assert_eq!(outcome.tool_calls, 3);
+}
+
+fn two_step_model() -> ScriptedModel {
+    ScriptedModel::new()
+        .call("c0", "add", json!({"a": 40, "b": 2}))
+        .text("The answer is 42.")
+}
+
+fn same_outcome(a: &Outcome, b: &Outcome) {
+    assert_eq!(a.answer, b.answer);
+    assert_eq!(a.stop_reason, b.stop_reason);
+    assert_eq!(a.transcript, b.transcript);
+    assert_eq!(a.usage, b.usage);
+    assert_eq!((a.steps, a.tool_calls), (b.steps, b.tool_calls));
+}
+
+#[tokio::test]
+async fn a_run_paused_before_tools_serialized_and_resumed_matches_an_uninterrupted_one() {
+    let straight = build(two_step_model(), TestTools::new())
+        .run("add 40 and 2")
+        .await;
+
+    // Process 1: run until the tool round, then store the run.
+    let first = build(two_step_model(), TestTools::new());
+    let mut run = first.start("add 40 and 2");
+    let control = RunControl {
+        pause_before_tools: true,
+        ..RunControl::default()
+    };
+    let Progress::Paused(calls) = first.drive(&mut run, &control).await.unwrap() else {
+        panic!("expected a pause")
+    };
+    assert_eq!(calls[0].name, "add");
+    let stored = run.to_json().unwrap();
+    drop(run);
+
+    // Process 2: a fresh agent whose model has only the remaining turn.
+    let second = build(
+        ScriptedModel::new().text("The answer is 42."),
+        TestTools::new(),
+    );
+    let run = Run::from_json(&stored).unwrap();
+    assert!(run.awaiting_tools());
+    let resumed = second.resume(run).await.unwrap();
+    same_outcome(&resumed, &straight);
+}
+
+#[tokio::test]
+async fn the_state_machine_reissues_a_pending_step_after_a_round_trip() {
+    let transport = TestTransport;
+    let mut run = Run::new("t", Budget::default(), &transport, vec![], 0).unwrap();
+    let Step::CallModel(first) = run.next_step(&transport, 1).unwrap() else {
+        panic!()
+    };
+    let mut run = Run::from_json(&run.to_json().unwrap()).unwrap();
+    let Step::CallModel(again) = run.next_step(&transport, 2).unwrap() else {
+        panic!()
+    };
+    assert_eq!(first, again);
+    assert_eq!(run.steps(), 1, "re-issuing does not count a new step");
+}
+
+#[tokio::test]
+async fn a_trace_replayed_by_replay_model_gives_an_identical_transcript() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.jsonl");
+    let writer = Arc::new(TraceWriter::create(&path).unwrap());
+    let model = ScriptedModel::new()
+        .reply(Completion::tool_calls(vec![
+            call("a", "add", json!({"a": 1, "b": 2})),
+            call("b", "fail", json!({})),
+        ]))
+        .text("")
+        .call("c", "add", json!({"a": 3, "b": 4}))
+        .text("3 and 7");
+    let agent = Agent::builder()
+        .model(model)
+        .transport(TestTransport)
+        .toolbox(TestTools::new())
+        .sink(writer)
+        .build()
+        .unwrap();
+    let original = agent.run("replay me").await;
+
+    let records = read_trace(&path).unwrap();
+    assert!(matches!(records[0].event, Event::RunStarted { .. }));
+    assert!(matches!(
+        records.last().unwrap().event,
+        Event::Stopped { .. }
+    ));
+    let replay = ReplayModel::from_records(&records);
+    assert_eq!(replay.task(), Some("replay me"));
+    let replayed = build_with(replay).run("replay me").await;
+    same_outcome(&replayed, &original);
+}
+
+fn build_with(model: impl agent_core::Complete + 'static) -> Agent {
+    Agent::builder()
+        .model(model)
+        .transport(TestTransport)
+        .toolbox(TestTools::new())
+        .build()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_run_whose_model_failed_replays_to_the_same_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("err.jsonl");
+    let err = agent_core::ModelError::Timeout { after_ms: 30_000 };
+    let agent = Agent::builder()
+        .model(
+            ScriptedModel::new()
+                .call("c", "add", json!({"a": 1}))
+                .error(err.clone()),
+        )
+        .transport(TestTransport)
+        .toolbox(TestTools::new())
+        .sink(Arc::new(TraceWriter::create(&path).unwrap()))
+        .build()
+        .unwrap();
+    let original = agent.run("fails").await;
+    let replayed = build_with(ReplayModel::from_trace(&path).unwrap())
+        .run("fails")
+        .await;
+    assert_eq!(replayed.stop_reason, StopReason::Model(err));
+    same_outcome(&replayed, &original);
+}
+
+#[derive(Default)]
+struct Collect(std::sync::Mutex<Vec<Event>>);
+
+impl agent_core::EventSink for Collect {
+    fn emit(&self, event: &Event) {
+        self.0.lock().unwrap().push(event.clone());
+    }
+}
+
+impl Collect {
+    fn events(&self) -> Vec<Event> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+/// Zeroes the fields that depend on timing.
+fn normalize(mut value: Value) -> Value {
+    match &mut value {
+        Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                if key == "duration_ms" || key == "elapsed_ms" {
+                    *v = json!(0);
+                } else {
+                    *v = normalize(v.take());
+                }
+            }
+        }
+        Value::Array(items) => {
+            for v in items.iter_mut() {
+                *v = normalize(v.take());
+            }
+        }
+        _ => {}
+    }
+    value
+}
+
+#[tokio::test]
+async fn event_sequence_of_a_two_step_run() {
+    let agent = build(two_step_model(), TestTools::new());
+    let mut items = agent.stream("add 40 and 2");
+    let mut events = Vec::new();
+    let mut outcome = None;
+    while let Some(item) = items.next().await {
+        match item {
+            StreamItem::Event(e) => events.push(normalize(serde_json::to_value(e).unwrap())),
+            StreamItem::Outcome(o) => outcome = Some(o),
+        }
+    }
+    assert_eq!(
+        outcome.unwrap().answer.as_deref(),
+        Some("The answer is 42.")
+    );
+    insta::assert_json_snapshot!("two_step_events", events);
+}
+
+#[tokio::test]
+async fn dropping_a_run_stream_records_a_cancelled_stop_in_the_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("drop.jsonl");
+    let agent = Agent::builder()
+        .model(
+            ScriptedModel::new()
+                .call("c", "add", json!({"a": 1, "b": 1}))
+                .text("late")
+                .delayed(Duration::from_secs(30)),
+        )
+        .transport(TestTransport)
+        .toolbox(TestTools::new())
+        .sink(Arc::new(TraceWriter::create(&path).unwrap()))
+        .build()
+        .unwrap();
+    {
+        let mut stream = agent.stream("dropped");
+        let deadline = tokio::time::sleep(Duration::from_millis(100));
+        tokio::pin!(deadline);
+        loop {
+            tokio::select! {
+                _ = &mut deadline => break,
+                item = stream.next() => if item.is_none() { break },
+            }
+        }
+    }
+    let records = read_trace(&path).unwrap();
+    match &records.last().unwrap().event {
+        Event::Stopped {
+            reason, tool_calls, ..
+        } => {
+            assert_eq!(*reason, StopReason::Cancelled);
+            assert_eq!(*tool_calls, 1);
+        }
+        other => panic!("last record: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn history_window_trims_requests_but_not_the_transcript() {
+    let pad = "y".repeat(200); // ~50 tokens per argument
+    let model = (0..8).fold(ScriptedModel::new(), |m, i| {
+        m.call(&format!("c{i}"), "add", json!({"a": i, "b": 1, "pad": pad}))
+    });
+    let model = Arc::new(model.text("done"));
+    let agent = Agent::builder()
+        .model_arc(model.clone())
+        .transport(TestTransport)
+        .toolbox(TestTools::new())
+        .budget(Budget {
+            history_window: Some(HistoryWindow {
+                max_tokens: 400,
+                keep_tokens: 250,
+            }),
+            ..Budget::default()
+        })
+        .build()
+        .unwrap();
+    let outcome = agent.run("window").await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert_eq!(outcome.transcript.len(), 2 + 8 * 2 + 1);
+    let requests = model.requests();
+    let sizes: Vec<usize> = requests.iter().map(|r| r.messages.len()).collect();
+    for request in &requests {
+        assert_eq!(request.messages[0].role, Role::System);
+        assert_eq!(request.messages[1].content, "window");
+        // Never an orphan tool answer right after the head.
+        assert_ne!(request.messages.get(2).map(|m| m.role), Some(Role::Tool));
+    }
+    assert!(
+        sizes.iter().any(|&n| n < 2 + 8 * 2),
+        "some request was trimmed: {sizes:?}"
+    );
+    // Trimming is rare: between trims, each request only appends.
+    let trims = sizes.windows(2).filter(|w| w[1] < w[0]).count();
+    assert!(trims <= 3, "{sizes:?}");
+}
+
+/// A transport that answers garbage: actions with no calls, calls with no
+/// name, and calls sharing one id.
+struct GarbageTransport;
+
+impl Transport for GarbageTransport {
+    fn name(&self) -> &str {
+        "garbage"
+    }
+    fn opening(&self, task: &str, tools: &[ToolSpec]) -> Vec<Message> {
+        TestTransport.opening(task, tools)
+    }
+    fn prepare(&self, _request: &mut CompletionRequest) {}
+    fn interpret(&self, completion: Completion) -> Turn {
+        let decision = match completion.text.as_str() {
+            "empty" => Decision::Act(vec![]),
+            "nameless" => Decision::Act(vec![call("x", "  ", json!({}))]),
+            "dupes" => Decision::Act(vec![
+                call("", "add", json!({"a": 1, "b": 1})),
+                call("same", "add", json!({"a": 2, "b": 2})),
+                call("same", "add", json!({"a": 3, "b": 3})),
+            ]),
+            other => Decision::Final(other.to_string()),
+        };
+        Turn {
+            thought: None,
+            decision,
+            message: Message::assistant(completion.text),
+        }
+    }
+    fn observations(&self, observations: &[Observation]) -> Vec<Message> {
+        TestTransport.observations(observations)
+    }
+    fn malformed(&self, reason: &str) -> Vec<Message> {
+        TestTransport.malformed(reason)
+    }
+}
+
+#[tokio::test]
+async fn garbage_from_a_transport_is_malformed_or_repaired_never_a_panic() {
+    let agent = Agent::builder()
+        .model(
+            ScriptedModel::new()
+                .text("empty")
+                .text("nameless")
+                .text("dupes")
+                .text("end"),
+        )
+        .transport(GarbageTransport)
+        .toolbox(TestTools::new())
+        .build()
+        .unwrap();
+    let outcome = agent.run("garbage").await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert_eq!(outcome.tool_calls, 3);
+    let feedback: Vec<&str> = outcome
+        .transcript
+        .iter()
+        .filter(|m| m.content.starts_with("Error:"))
+        .map(|m| m.content.as_str())
+        .collect();
+    assert_eq!(feedback.len(), 2);
+    assert!(feedback[0].contains("named no tool"));
+    assert!(feedback[1].contains("no tool name"));
+    let ids: Vec<String> = tool_answers(&outcome)
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    let unique: std::collections::HashSet<&String> = ids.iter().collect();
+    assert_eq!(unique.len(), 3, "ids made unique: {ids:?}");
+}
+
+#[test]
+fn bad_configuration_is_a_typed_error() {
+    let zero = Agent::builder()
+        .model(ScriptedModel::new())
+        .transport(TestTransport)
+        .toolbox(TestTools::new())
+        .budget(Budget {
+            max_steps: 0,
+            ..Budget::default()
+        })
+        .build();
+    assert_eq!(
+        zero.err(),
+        Some(AgentError::Budget(BudgetError::Zero("max_steps")))
+    );
+    let no_model = Agent::builder()
+        .transport(TestTransport)
+        .toolbox(TestTools::new())
+        .build();
+    assert_eq!(no_model.err(), Some(AgentError::MissingModel));
+    let no_parallel = Agent::builder()
+        .model(ScriptedModel::new())
+        .transport(TestTransport)
+        .toolbox(TestTools::new())
+        .max_parallel_tools(0)
+        .build();
+    assert_eq!(no_parallel.err(), Some(AgentError::ZeroParallelism));
+    let run = Run::new(
+        "t",
+        Budget {
+            loop_threshold: 1,
+            ..Budget::default()
+        },
+        &TestTransport,
+        vec![],
+        0,
+    );
+    assert_eq!(
+        run.err(),
+        Some(RunError::Budget(BudgetError::LoopThreshold(1)))
+    );
+}
+
+#[test]
+fn stored_runs_of_another_version_or_garbage_are_typed_errors() {
+    let transport = TestTransport;
+    let run = Run::new("t", Budget::default(), &transport, vec![], 0).unwrap();
+    let mut stored: Value = serde_json::from_str(&run.to_json().unwrap()).unwrap();
+    stored["format_version"] = json!(99);
+    let err = Run::from_json(&stored.to_string()).unwrap_err();
+    assert_eq!(
+        err,
+        RunError::UnsupportedFormat {
+            found: 99,
+            supported: 1
+        }
+    );
+    // Plain serde refuses it too.
+    assert!(serde_json::from_value::<Run>(stored).is_err());
+    assert!(matches!(
+        Run::from_json("{not json"),
+        Err(RunError::Decode(_))
+    ));
+    assert!(matches!(Run::from_json("{}"), Err(RunError::Decode(_))));
+}
+
+#[test]
+fn misusing_the_state_machine_is_a_typed_error() {
+    let transport = TestTransport;
+    let mut run = Run::new("t", Budget::default(), &transport, vec![], 0).unwrap();
+    let err = run.tool_results(vec![], &transport, 0).unwrap_err();
+    assert!(matches!(err, RunError::UnexpectedInput { .. }));
+    assert!(
+        run.model_turn(Completion::text("x"), &transport, 0)
+            .is_err()
+    );
+    let Step::CallModel(_) = run.next_step(&transport, 0).unwrap() else {
+        panic!()
+    };
+    run.model_turn(
+        Completion::tool_calls(vec![call("a", "add", json!({}))]),
+        &transport,
+        1,
+    )
+    .unwrap();
+    let Step::CallTools(calls) = run.next_step(&transport, 2).unwrap() else {
+        panic!()
+    };
+    let wrong = Observation {
+        call_id: "zzz".into(),
+        tool: "add".into(),
+        content: "0".into(),
+        error: None,
+    };
+    assert!(matches!(
+        run.tool_results(vec![wrong], &transport, 3),
+        Err(RunError::ObservationMismatch { .. })
+    ));
+    let right = Observation::ok(&calls[0], "0".into());
+    run.tool_results(vec![right], &transport, 3).unwrap();
+    run.cancel(&transport, 4);
+    let Step::Done(outcome) = run.next_step(&transport, 5).unwrap() else {
+        panic!()
+    };
+    assert_eq!(outcome.stop_reason, StopReason::Cancelled);
+    assert_eq!(run.next_step(&transport, 6), Err(RunError::Finished));
+    let _ = ToolErrorKind::Skipped;
+}

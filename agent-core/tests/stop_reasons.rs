@@ -1,0 +1,324 @@
+//! Every stop reason is reached through the `Agent`, and every outcome
+//! keeps its transcript, usage and counts.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use agent_core::testing::{ScriptedModel, TestTransport};
+use agent_core::{
+    Agent, Budget, CancellationToken, Completion, FnHook, HookAction, ModelError, Role, RunControl,
+    StopReason, Usage,
+};
+use common::{TestTools, call};
+use serde_json::json;
+
+fn agent(model: ScriptedModel, budget: Budget) -> (Agent, Arc<ScriptedModel>) {
+    let model = Arc::new(model);
+    let agent = Agent::builder()
+        .model_arc(model.clone())
+        .transport(TestTransport)
+        .toolbox(TestTools::new())
+        .budget(budget)
+        .build()
+        .unwrap();
+    (agent, model)
+}
+
+fn adds(n: usize) -> ScriptedModel {
+    (0..n).fold(ScriptedModel::new(), |m, i| {
+        m.reply(
+            Completion::tool_calls(vec![call(&format!("c{i}"), "add", json!({"a": i, "b": 1}))])
+                .with_usage(Usage::new(10, 5)),
+        )
+    })
+}
+
+#[tokio::test]
+async fn final_answer_keeps_transcript_and_usage() {
+    let model = adds(1).reply(Completion::text("done").with_usage(Usage::new(20, 2)));
+    let (agent, _) = agent(model, Budget::default());
+    let outcome = agent.run("add").await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert_eq!(outcome.answer.as_deref(), Some("done"));
+    assert_eq!((outcome.steps, outcome.tool_calls), (2, 1));
+    assert_eq!(outcome.usage, Usage::new(30, 7));
+    let roles: Vec<Role> = outcome.transcript.iter().map(|m| m.role).collect();
+    assert_eq!(
+        roles,
+        [
+            Role::System,
+            Role::User,
+            Role::Assistant,
+            Role::Tool,
+            Role::Assistant
+        ]
+    );
+    assert_eq!(outcome.transcript[3].content, "1");
+}
+
+#[tokio::test]
+async fn max_steps_stops_and_keeps_the_work() {
+    let (agent, model) = agent(
+        adds(10),
+        Budget {
+            max_steps: 3,
+            ..Budget::default()
+        },
+    );
+    let outcome = agent.run("loop").await;
+    assert_eq!(outcome.stop_reason, StopReason::MaxSteps);
+    assert_eq!(outcome.answer, None);
+    assert_eq!((outcome.steps, outcome.tool_calls), (3, 3));
+    assert_eq!(outcome.usage, Usage::new(30, 15));
+    assert_eq!(outcome.transcript.len(), 2 + 3 * 2);
+    assert_eq!(model.requests().len(), 3);
+}
+
+#[tokio::test]
+async fn max_tool_calls_runs_what_fits_and_answers_the_rest() {
+    let model = ScriptedModel::new()
+        .reply(Completion::tool_calls(vec![
+            call("a", "add", json!({"a": 1, "b": 1})),
+            call("b", "add", json!({"a": 2, "b": 2})),
+        ]))
+        .call("c", "add", json!({"a": 3, "b": 3}));
+    let (agent, _) = agent(
+        model,
+        Budget {
+            max_tool_calls: 1,
+            ..Budget::default()
+        },
+    );
+    let outcome = agent.run("add twice").await;
+    assert_eq!(outcome.stop_reason, StopReason::MaxToolCalls);
+    assert_eq!(outcome.tool_calls, 1);
+    // Every call got exactly one answer, run or not.
+    let answers: Vec<(&str, &str)> = outcome
+        .transcript
+        .iter()
+        .filter(|m| m.role == Role::Tool)
+        .map(|m| (m.tool_call_id.as_deref().unwrap(), m.content.as_str()))
+        .collect();
+    assert_eq!(answers.len(), 3);
+    assert_eq!(answers[0], ("a", "2"));
+    assert!(answers[1].1.contains("not run") && answers[1].1.contains("budget"));
+    assert!(answers[2].1.contains("not run"));
+}
+
+#[tokio::test]
+async fn total_token_budget_stops_with_usage_kept() {
+    let (agent, _) = agent(
+        adds(10),
+        Budget {
+            max_total_tokens: Some(150),
+            ..Budget::default()
+        },
+    );
+    let outcome = agent.run("spend").await;
+    assert_eq!(outcome.stop_reason, StopReason::TokenBudget);
+    // Each turn uses 15 tokens; a request that would pass 150 is not sent.
+    assert!(outcome.usage.total_tokens <= 150, "{:?}", outcome.usage);
+    assert!(outcome.steps >= 1);
+    assert!(!outcome.transcript.is_empty());
+}
+
+#[tokio::test]
+async fn per_request_budget_stops_before_the_request_is_sent() {
+    // The opening and the tool specs are ~80 estimated tokens; the second
+    // request adds the 400-byte argument (~100 more).
+    let big = "x".repeat(400);
+    let model = ScriptedModel::new().reply(Completion::tool_calls(vec![call(
+        "c0",
+        "add",
+        json!({"a": 1, "b": 2, "pad": big}),
+    )]));
+    let (agent, model) = agent(
+        model,
+        Budget {
+            max_request_tokens: Some(120),
+            ..Budget::default()
+        },
+    );
+    let outcome = agent.run("one call").await;
+    assert_eq!(outcome.stop_reason, StopReason::TokenBudget);
+    assert_eq!(
+        model.requests().len(),
+        1,
+        "the oversized request was never sent"
+    );
+    assert_eq!(outcome.steps, 1);
+    assert_eq!(outcome.tool_calls, 1);
+    assert_eq!(outcome.transcript.len(), 4);
+}
+
+#[tokio::test]
+async fn wall_clock_timeout_interrupts_a_slow_model() {
+    let model = adds(1).text("late").delayed(Duration::from_secs(5));
+    let (agent, _) = agent(
+        model,
+        Budget {
+            timeout: Some(Duration::from_millis(150)),
+            ..Budget::default()
+        },
+    );
+    let started = std::time::Instant::now();
+    let outcome = agent.run("slow").await;
+    assert_eq!(outcome.stop_reason, StopReason::Timeout);
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert_eq!(outcome.tool_calls, 1);
+    assert_eq!(outcome.transcript.len(), 4);
+}
+
+#[tokio::test]
+async fn wall_clock_timeout_interrupts_a_slow_tool_and_answers_the_call() {
+    let model = ScriptedModel::new().call("s", "sleep", json!({"ms": 5000}));
+    let (agent, _) = agent(
+        model,
+        Budget {
+            timeout: Some(Duration::from_millis(150)),
+            ..Budget::default()
+        },
+    );
+    let outcome = agent.run("slow tool").await;
+    assert_eq!(outcome.stop_reason, StopReason::Timeout);
+    let last = outcome.transcript.last().unwrap();
+    assert_eq!(last.tool_call_id.as_deref(), Some("s"));
+    assert!(last.content.contains("ran out of time"));
+}
+
+#[tokio::test]
+async fn loop_detection_stops_on_the_third_identical_call() {
+    let same = |id: &str| Completion::tool_calls(vec![call(id, "add", json!({"b": 1, "a": 2}))]);
+    let model = ScriptedModel::new()
+        .reply(same("1"))
+        .reply(Completion::tool_calls(vec![call(
+            "2",
+            "add",
+            json!({"a": 2, "b": 1}),
+        )]))
+        .reply(same("3"))
+        .text("never reached");
+    let (agent, _) = agent(model, Budget::default());
+    let outcome = agent.run("loop").await;
+    assert_eq!(outcome.stop_reason, StopReason::LoopDetected);
+    assert_eq!(outcome.tool_calls, 2);
+    let tool_msgs: Vec<&str> = outcome
+        .transcript
+        .iter()
+        .filter(|m| m.role == Role::Tool)
+        .map(|m| m.content.as_str())
+        .collect();
+    assert_eq!(tool_msgs[0], "3");
+    assert!(tool_msgs[1].starts_with('3') && tool_msgs[1].contains("already made this exact call"));
+    assert!(tool_msgs[2].contains("not run"));
+}
+
+#[tokio::test]
+async fn too_many_malformed_turns_in_a_row() {
+    let model = ScriptedModel::new()
+        .text("")
+        .call("ok", "add", json!({"a": 1, "b": 1}))
+        .text("  ")
+        .text("")
+        .text("");
+    let (agent, _) = agent(model, Budget::default());
+    let outcome = agent.run("garble").await;
+    assert_eq!(outcome.stop_reason, StopReason::TooManyMalformed);
+    // A good turn resets the count: 1 + 3 malformed turns, 1 tool call.
+    assert_eq!((outcome.steps, outcome.tool_calls), (5, 1));
+    let feedback = outcome
+        .transcript
+        .iter()
+        .filter(|m| m.content.starts_with("Error: the reply was empty"))
+        .count();
+    assert_eq!(feedback, 4);
+}
+
+#[tokio::test]
+async fn model_error_is_a_stop_reason_with_the_work_kept() {
+    let error = ModelError::Server {
+        status: 503,
+        message: "overloaded".into(),
+    };
+    let model = adds(1).error(error.clone());
+    let (agent, _) = agent(model, Budget::default());
+    let outcome = agent.run("fail").await;
+    assert_eq!(outcome.stop_reason, StopReason::Model(error));
+    assert_eq!((outcome.steps, outcome.tool_calls), (2, 1));
+    assert_eq!(outcome.transcript.len(), 4);
+}
+
+#[tokio::test]
+async fn cancellation_token_stops_a_run_mid_call() {
+    let model = adds(1).text("late").delayed(Duration::from_secs(10));
+    let (agent, _) = agent(model, Budget::default());
+    let cancel = CancellationToken::new();
+    let control = RunControl::default().with_cancel(cancel.clone());
+    let trigger = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        cancel.cancel();
+    });
+    let outcome = agent.run_with("cancel me", &control).await;
+    trigger.await.unwrap();
+    assert_eq!(outcome.stop_reason, StopReason::Cancelled);
+    assert_eq!(outcome.tool_calls, 1);
+    assert_eq!(outcome.transcript.len(), 4);
+}
+
+#[tokio::test]
+async fn hook_stop_halts_and_answers_pending_calls() {
+    let model = adds(2);
+    let agent = Agent::builder()
+        .model(model)
+        .transport(TestTransport)
+        .toolbox(TestTools::new())
+        .hook(FnHook(|c: &agent_core::ToolCall| {
+            if c.id == "c1" {
+                HookAction::Stop("operator said stop".into())
+            } else {
+                HookAction::Approve
+            }
+        }))
+        .build()
+        .unwrap();
+    let outcome = agent.run("halt").await;
+    assert_eq!(
+        outcome.stop_reason,
+        StopReason::Halted("operator said stop".into())
+    );
+    assert_eq!(outcome.tool_calls, 1);
+    let last = outcome.transcript.last().unwrap();
+    assert_eq!(last.tool_call_id.as_deref(), Some("c1"));
+    assert!(last.content.contains("operator said stop"));
+}
+
+#[tokio::test]
+async fn final_answer_on_limit_asks_once_more() {
+    let model = adds(2).text("partial answer: 3");
+    let (agent, model) = agent(
+        model,
+        Budget {
+            max_steps: 2,
+            final_answer_on_limit: true,
+            ..Budget::default()
+        },
+    );
+    let outcome = agent.run("limited").await;
+    assert_eq!(outcome.stop_reason, StopReason::MaxSteps);
+    assert_eq!(outcome.answer.as_deref(), Some("partial answer: 3"));
+    assert_eq!(outcome.steps, 3);
+    let last_request = model.requests().pop().unwrap();
+    assert_eq!(last_request.tool_choice, agent_core::ToolChoice::None);
+    assert!(
+        last_request
+            .messages
+            .last()
+            .unwrap()
+            .content
+            .contains("final answer")
+    );
+}
