@@ -1,3 +1,23 @@
-//! The tool gateway both transports run tools through: registry, allowlist, JSON-Schema validation, timeouts, caught panics and capped output; typed tools from schemars; the built-in tools.
+//! # agent-tools
 //!
-//! This crate is being built; see the project's issues.
+//! The policy boundary between what a model *asks* for and what runs. Both
+//! transports run tools through it.
+//!
+//! - [`ToolRegistry`] holds tools and compiles each one's JSON-Schema
+//!   validator once; [`ToolSet`] is the allowlisted view a run may call
+//!   (deny by default) and implements [`agent_core::Toolbox`]: argument
+//!   binding and validation, timeouts, caught panics, capped observations,
+//!   and model-visible errors that never leak internals.
+//! - [`typed_tool`]: a `Deserialize + JsonSchema` struct and an async fn
+//!   become a tool, with the schema (doc comments included) from `schemars`.
+//! - [`builtin`]: `calculator`, `search` and root-confined file tools.
+
+pub mod builtin;
+mod gateway;
+mod typed;
+mod validate;
+
+pub use gateway::{
+    DEFAULT_MAX_OBSERVATION_CHARS, DEFAULT_TIMEOUT, ToolRegistry, ToolSet, ToolSetError,
+};
+pub use typed::{TypedTool, schema_for, typed_tool};

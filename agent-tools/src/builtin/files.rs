@@ -1,0 +1,407 @@
+//! File tools confined to a [`FileRoot`]: `read_file`, `grep`,
+//! `search_files`, `write_file` and `edit_file`. A read-only set leaves the
+//! writing tools out. Binary files are reported, not dumped; outputs are
+//! capped; writing tools are sequential (a barrier in a round).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use agent_core::{Tool, ToolError, ToolErrorKind};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::root::{Access, FileRoot, RootError};
+use crate::typed::typed_tool;
+
+/// Lines `read_file` returns at most per call.
+pub const MAX_READ_LINES: usize = 400;
+/// Matches `grep` returns at most.
+pub const MAX_GREP_MATCHES: usize = 100;
+/// Paths `search_files` returns at most.
+pub const MAX_LISTED_FILES: usize = 200;
+/// Files visited at most by one walk.
+pub const MAX_WALKED_FILES: usize = 20_000;
+/// Largest file read or written, in bytes.
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Arguments of `read_file`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadFileArgs {
+    /// File path relative to the working directory.
+    pub path: String,
+    /// First line to show (1-based, default 1).
+    pub start: Option<usize>,
+    /// Last line to show (inclusive).
+    pub end: Option<usize>,
+}
+
+/// Arguments of `grep`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GrepArgs {
+    /// Text to find (a regular expression when `is_regex` is true).
+    pub pattern: String,
+    /// File or directory to search (default: everything).
+    pub path: Option<String>,
+    /// Treat `pattern` as a regular expression (default false).
+    pub is_regex: Option<bool>,
+}
+
+/// Arguments of `search_files`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchFilesArgs {
+    /// Glob over paths, e.g. `**/*.rs` or `src/*.toml`.
+    pub glob: String,
+    /// Directory to search in (default: everything).
+    pub dir: Option<String>,
+}
+
+/// Arguments of `write_file`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WriteFileArgs {
+    /// File path relative to the working directory.
+    pub path: String,
+    /// The whole new content.
+    pub content: String,
+}
+
+/// Arguments of `edit_file`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EditFileArgs {
+    /// File path relative to the working directory.
+    pub path: String,
+    /// Exact text to replace; it must occur exactly once.
+    pub old: String,
+    /// Replacement text.
+    pub new: String,
+}
+
+/// The file tools over one root.
+#[derive(Debug, Clone)]
+pub struct FileTools {
+    root: Arc<FileRoot>,
+    read_only: bool,
+}
+
+impl FileTools {
+    /// File tools over `root` (an existing directory).
+    pub fn new(root: impl AsRef<Path>) -> Result<Self, RootError> {
+        Ok(Self {
+            root: Arc::new(FileRoot::new(root)?),
+            read_only: false,
+        })
+    }
+
+    /// Leaves out `write_file` and `edit_file`.
+    pub fn read_only(mut self, read_only: bool) -> Self {
+        self.read_only = read_only;
+        self
+    }
+
+    /// The root.
+    pub fn root(&self) -> &FileRoot {
+        &self.root
+    }
+
+    /// The tools: read_file, grep, search_files, and unless read-only,
+    /// write_file and edit_file.
+    pub fn tools(&self) -> Vec<Arc<dyn Tool>> {
+        let mut tools: Vec<Arc<dyn Tool>> = Vec::with_capacity(5);
+        let root = Arc::clone(&self.root);
+        tools.push(Arc::new(typed_tool(
+            "read_file",
+            "Read a text file with line numbers; use start/end for a range of lines.",
+            move |args: ReadFileArgs| {
+                blocking(Arc::clone(&root), move |root| read_file(root, args))
+            },
+        )));
+        let root = Arc::clone(&self.root);
+        tools.push(Arc::new(typed_tool(
+            "grep",
+            "Find lines containing a text (or regex) in files; prints file:line: text.",
+            move |args: GrepArgs| blocking(Arc::clone(&root), move |root| grep(root, args)),
+        )));
+        let root = Arc::clone(&self.root);
+        tools.push(Arc::new(typed_tool(
+            "search_files",
+            "List files whose path matches a glob such as **/*.rs.",
+            move |args: SearchFilesArgs| {
+                blocking(Arc::clone(&root), move |root| search_files(root, args))
+            },
+        )));
+        if !self.read_only {
+            let root = Arc::clone(&self.root);
+            tools.push(Arc::new(
+                typed_tool(
+                    "write_file",
+                    "Create or overwrite a text file with the given content.",
+                    move |args: WriteFileArgs| {
+                        blocking(Arc::clone(&root), move |root| write_file(root, args))
+                    },
+                )
+                .sequential(),
+            ));
+            let root = Arc::clone(&self.root);
+            tools.push(Arc::new(
+                typed_tool(
+                    "edit_file",
+                    "Replace text in a file; `old` must match exactly once.",
+                    move |args: EditFileArgs| {
+                        blocking(Arc::clone(&root), move |root| edit_file(root, args))
+                    },
+                )
+                .sequential(),
+            ));
+        }
+        tools
+    }
+}
+
+/// Runs blocking file work off the async threads.
+async fn blocking<F>(root: Arc<FileRoot>, work: F) -> Result<String, ToolError>
+where
+    F: FnOnce(&FileRoot) -> Result<String, ToolError> + Send + 'static,
+{
+    tokio::task::spawn_blocking(move || work(&root))
+        .await
+        .unwrap_or_else(|e| {
+            Err(ToolError::new(ToolErrorKind::Panicked, "the file tool crashed").with_source(e))
+        })
+}
+
+fn io_failure(what: &str, shown: &str, err: std::io::Error) -> ToolError {
+    ToolError::failed(format!("cannot {what} `{shown}` ({})", err.kind())).with_source(err)
+}
+
+/// Reads a text file, or says why it is not shown.
+fn read_text(path: &Path, shown: &str) -> Result<String, ToolError> {
+    let meta = std::fs::metadata(path).map_err(|e| io_failure("read", shown, e))?;
+    if meta.is_dir() {
+        return Err(ToolError::invalid_args(format!(
+            "`{shown}` is a directory; use search_files to list it"
+        )));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(ToolError::failed(format!(
+            "`{shown}` is too large ({} bytes; max {MAX_FILE_BYTES})",
+            meta.len()
+        )));
+    }
+    let bytes = std::fs::read(path).map_err(|e| io_failure("read", shown, e))?;
+    match String::from_utf8(bytes) {
+        Ok(text) if !text.contains('\0') => Ok(text),
+        Ok(text) => Err(binary(shown, text.len())),
+        Err(e) => Err(binary(shown, e.as_bytes().len())),
+    }
+}
+
+fn binary(shown: &str, len: usize) -> ToolError {
+    ToolError::failed(format!(
+        "`{shown}` is a binary file ({len} bytes); it is not shown"
+    ))
+}
+
+fn read_file(root: &FileRoot, args: ReadFileArgs) -> Result<String, ToolError> {
+    let path = root.resolve(&args.path, Access::Read)?;
+    let shown = root.relative(&path);
+    let text = read_text(&path, &shown)?;
+    let lines: Vec<&str> = text.lines().collect();
+    let total = lines.len();
+    if total == 0 {
+        return Ok(format!("`{shown}` is empty"));
+    }
+    let start = args.start.unwrap_or(1).max(1);
+    if start > total {
+        return Err(ToolError::invalid_args(format!(
+            "`start` is {start} but `{shown}` has {total} lines"
+        )));
+    }
+    let end = args.end.unwrap_or(total).min(total);
+    if end < start {
+        return Err(ToolError::invalid_args("`end` must not be before `start`"));
+    }
+    let shown_end = end.min(start + MAX_READ_LINES - 1);
+    let width = shown_end.to_string().len();
+    let mut out = String::new();
+    for (i, line) in lines[start - 1..shown_end].iter().enumerate() {
+        out.push_str(&format!("{:>width$}| {line}\n", start + i));
+    }
+    if shown_end < end || start > 1 || end < total {
+        out.push_str(&format!(
+            "[lines {start}-{shown_end} of {total}; use start/end to read more]"
+        ));
+    }
+    Ok(out.trim_end().to_string())
+}
+
+/// Files under `dir`, relative paths sorted; symlinks are not followed.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(current) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&current) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                stack.push(entry.path());
+            } else if kind.is_file() {
+                files.push(entry.path());
+                if files.len() >= MAX_WALKED_FILES {
+                    stack.clear();
+                    break;
+                }
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+fn grep(root: &FileRoot, args: GrepArgs) -> Result<String, ToolError> {
+    if args.pattern.is_empty() {
+        return Err(ToolError::invalid_args("`pattern` is empty"));
+    }
+    let pattern = if args.is_regex.unwrap_or(false) {
+        args.pattern.clone()
+    } else {
+        regex::escape(&args.pattern)
+    };
+    let regex = regex::RegexBuilder::new(&pattern)
+        .size_limit(1 << 20)
+        .dfa_size_limit(1 << 20)
+        .build()
+        .map_err(|e| {
+            ToolError::invalid_args(format!(
+                "invalid regular expression: {}",
+                first_line(&e.to_string())
+            ))
+        })?;
+    let base = root.resolve(args.path.as_deref().unwrap_or("."), Access::Read)?;
+    let files = if base.is_dir() {
+        walk(&base)
+    } else {
+        vec![base]
+    };
+    let mut out = Vec::new();
+    let mut more = 0usize;
+    for file in files {
+        let shown = root.relative(&file);
+        let Ok(text) = read_text(&file, &shown) else {
+            continue;
+        };
+        for (n, line) in text.lines().enumerate() {
+            if regex.is_match(line) {
+                if out.len() < MAX_GREP_MATCHES {
+                    let line: String = line.chars().take(200).collect();
+                    out.push(format!("{shown}:{}: {line}", n + 1));
+                } else {
+                    more += 1;
+                }
+            }
+        }
+    }
+    if out.is_empty() {
+        return Ok(format!("no matches for `{}`", args.pattern));
+    }
+    if more > 0 {
+        out.push(format!("[... {more} more matches not shown]"));
+    }
+    Ok(out.join("\n"))
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().last().unwrap_or(text).trim()
+}
+
+fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<String, ToolError> {
+    let glob = globset::GlobBuilder::new(&args.glob)
+        .literal_separator(false)
+        .build()
+        .map_err(|e| ToolError::invalid_args(format!("invalid glob: {e}")))?
+        .compile_matcher();
+    let base = root.resolve(args.dir.as_deref().unwrap_or("."), Access::Read)?;
+    if !base.is_dir() {
+        return Err(ToolError::invalid_args(format!(
+            "`{}` is not a directory",
+            root.relative(&base)
+        )));
+    }
+    let mut found = Vec::new();
+    let mut more = 0usize;
+    for file in walk(&base) {
+        let from_root = root.relative(&file);
+        let from_base = file
+            .strip_prefix(&base)
+            .map(|p| p.to_string_lossy().replace('\\', "/"));
+        let hit = glob.is_match(&from_root) || from_base.as_deref().is_ok_and(|p| glob.is_match(p));
+        if hit {
+            if found.len() < MAX_LISTED_FILES {
+                found.push(from_root);
+            } else {
+                more += 1;
+            }
+        }
+    }
+    if found.is_empty() {
+        return Ok(format!("no files match `{}`", args.glob));
+    }
+    if more > 0 {
+        found.push(format!("[... {more} more files not shown]"));
+    }
+    Ok(found.join("\n"))
+}
+
+fn write_file(root: &FileRoot, args: WriteFileArgs) -> Result<String, ToolError> {
+    if args.content.len() as u64 > MAX_FILE_BYTES {
+        return Err(ToolError::invalid_args(format!(
+            "the content is too large (max {MAX_FILE_BYTES} bytes)"
+        )));
+    }
+    let path = root.resolve(&args.path, Access::Write)?;
+    let shown = root.relative(&path);
+    if path.is_dir() {
+        return Err(ToolError::invalid_args(format!("`{shown}` is a directory")));
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| io_failure("create the folder of", &shown, e))?;
+    }
+    // The parents now exist: check again that nothing leads outside.
+    root.resolve(&args.path, Access::Write)?;
+    std::fs::write(&path, args.content.as_bytes()).map_err(|e| io_failure("write", &shown, e))?;
+    Ok(format!("wrote {} bytes to `{shown}`", args.content.len()))
+}
+
+fn edit_file(root: &FileRoot, args: EditFileArgs) -> Result<String, ToolError> {
+    if args.old.is_empty() {
+        return Err(ToolError::invalid_args(
+            "`old` is empty; give the exact text to replace",
+        ));
+    }
+    let path = root.resolve(&args.path, Access::Read)?;
+    let shown = root.relative(&path);
+    let text = read_text(&path, &shown)?;
+    let count = text.matches(&args.old).count();
+    match count {
+        0 => Err(ToolError::failed(format!(
+            "`old` was not found in `{shown}`; read the file and copy the text exactly"
+        ))),
+        1 => {
+            let updated = text.replacen(&args.old, &args.new, 1);
+            std::fs::write(&path, updated.as_bytes())
+                .map_err(|e| io_failure("write", &shown, e))?;
+            Ok(format!("edited `{shown}`: replaced 1 occurrence"))
+        }
+        n => Err(ToolError::failed(format!(
+            "`old` matches {n} times in `{shown}`; include more surrounding text so it matches exactly once"
+        ))),
+    }
+}

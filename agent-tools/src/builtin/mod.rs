@@ -1,0 +1,66 @@
+//! The built-in tools: [`Calculator`], [`Search`] and the root-confined
+//! [`FileTools`], plus [`registry`], which registers the ones asked for.
+
+mod calculator;
+mod files;
+mod root;
+mod search;
+
+use std::path::Path;
+
+pub use calculator::{
+    CalcError, Calculator, CalculatorArgs, MAX_DEPTH, MAX_EXPONENT, MAX_EXPRESSION_CHARS,
+    MAX_MAGNITUDE, Number, evaluate,
+};
+pub use files::{
+    EditFileArgs, FileTools, GrepArgs, MAX_FILE_BYTES, MAX_GREP_MATCHES, MAX_LISTED_FILES,
+    MAX_READ_LINES, ReadFileArgs, SearchFilesArgs, WriteFileArgs,
+};
+pub use root::{Access, FileRoot, MAX_COMPONENT_BYTES, MAX_PATH_BYTES, RootError};
+pub use search::{
+    DEFAULT_KNOWLEDGE_BASE, DEFAULT_MAX_RESULTS, Document, KnowledgeBaseError, Search, SearchArgs,
+};
+
+use crate::gateway::{ToolRegistry, ToolSetError};
+
+/// Why the built-in registry could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum BuiltinError {
+    /// An unknown built-in name.
+    #[error("unknown built-in tool group `{0}` (available: calculator, search, files)")]
+    Unknown(String),
+    /// File tools were asked for without a usable root.
+    #[error(transparent)]
+    Root(#[from] RootError),
+    /// Registration failed.
+    #[error(transparent)]
+    Registry(#[from] ToolSetError),
+}
+
+/// A registry with the named built-in groups: `calculator`, `search`,
+/// `files` (the file tools over `dir`, or the current directory).
+pub fn registry<S: AsRef<str>>(
+    groups: &[S],
+    dir: Option<&Path>,
+    read_only: bool,
+) -> Result<ToolRegistry, BuiltinError> {
+    let mut registry = ToolRegistry::new();
+    for group in groups {
+        match group.as_ref().trim() {
+            "calculator" => {
+                registry.register(Calculator::new())?;
+            }
+            "search" => {
+                registry.register(Search::new())?;
+            }
+            "files" => {
+                let files = FileTools::new(dir.unwrap_or(Path::new(".")))?.read_only(read_only);
+                for tool in files.tools() {
+                    registry.register_arc(tool)?;
+                }
+            }
+            other => return Err(BuiltinError::Unknown(other.to_string())),
+        }
+    }
+    Ok(registry)
+}

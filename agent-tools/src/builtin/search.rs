@@ -1,0 +1,267 @@
+//! `search`: keyword search over a small offline knowledge base of
+//! `{title, text}` documents. The default base ships inside the crate and
+//! covers the demo scenes; users can load their own JSON file.
+//!
+//! Ranking: each query term (lower-cased, stop words dropped) scores by
+//! inverse document frequency, three times over for a title hit. Results
+//! are capped.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use agent_core::{Tool, ToolError, ToolOutput};
+use async_trait::async_trait;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::typed::schema_for;
+
+/// The knowledge base shipped with the crate.
+pub const DEFAULT_KNOWLEDGE_BASE: &str = include_str!("../../data/knowledge_base.json");
+
+/// Results returned at most by default.
+pub const DEFAULT_MAX_RESULTS: usize = 3;
+
+const STOP_WORDS: &[&str] = &[
+    "a", "an", "the", "of", "in", "on", "is", "are", "was", "what", "who", "how", "many", "much",
+    "does", "do", "to", "and", "or", "for", "by", "with", "about", "live", "lives", "people",
+];
+
+/// One document.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Document {
+    /// Its title.
+    pub title: String,
+    /// Its text.
+    pub text: String,
+}
+
+/// A knowledge base that cannot be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum KnowledgeBaseError {
+    /// The file cannot be read.
+    #[error("cannot read knowledge base {path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not a JSON array of `{title, text}` objects.
+    #[error(
+        "knowledge base {path} is not a JSON array of {{\"title\", \"text\"}} objects: {message}"
+    )]
+    Format {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+struct Indexed {
+    doc: Document,
+    title_terms: HashSet<String>,
+    text_terms: HashSet<String>,
+}
+
+/// The `search` tool.
+pub struct Search {
+    docs: Vec<Indexed>,
+    max_results: usize,
+}
+
+fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+}
+
+impl Search {
+    /// Search over the built-in knowledge base.
+    pub fn new() -> Self {
+        // The built-in base is checked by a test; an empty base is the
+        // worst case if it were ever broken.
+        Self::from_json("built-in", DEFAULT_KNOWLEDGE_BASE)
+            .unwrap_or_else(|_| Self::from_documents(Vec::new()))
+    }
+
+    /// Search over these documents.
+    pub fn from_documents(docs: Vec<Document>) -> Self {
+        let docs = docs
+            .into_iter()
+            .map(|doc| Indexed {
+                title_terms: terms(&doc.title).collect(),
+                text_terms: terms(&doc.text).collect(),
+                doc,
+            })
+            .collect();
+        Self {
+            docs,
+            max_results: DEFAULT_MAX_RESULTS,
+        }
+    }
+
+    /// Search over a JSON file of `[{"title": …, "text": …}]`.
+    pub fn from_file(path: impl AsRef<Path>) -> Result<Self, KnowledgeBaseError> {
+        let path = path.as_ref();
+        let shown = path.display().to_string();
+        let json = std::fs::read_to_string(path).map_err(|source| KnowledgeBaseError::Io {
+            path: shown.clone(),
+            source,
+        })?;
+        Self::from_json(&shown, &json)
+    }
+
+    fn from_json(name: &str, json: &str) -> Result<Self, KnowledgeBaseError> {
+        let docs: Vec<Document> =
+            serde_json::from_str(json).map_err(|e| KnowledgeBaseError::Format {
+                path: name.to_string(),
+                message: e.to_string(),
+            })?;
+        Ok(Self::from_documents(docs))
+    }
+
+    /// Returns at most `n` results per query.
+    pub fn with_max_results(mut self, n: usize) -> Self {
+        self.max_results = n.max(1);
+        self
+    }
+
+    /// Number of documents.
+    pub fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    /// `true` if the base has no documents.
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_empty()
+    }
+
+    /// The ranked documents for `query`, best first.
+    pub fn query(&self, query: &str) -> Vec<&Document> {
+        let mut query_terms: Vec<String> = terms(query)
+            .filter(|t| !STOP_WORDS.contains(&t.as_str()))
+            .collect();
+        query_terms.sort();
+        query_terms.dedup();
+        if query_terms.is_empty() {
+            query_terms = terms(query).collect();
+        }
+        let n = self.docs.len() as f64;
+        let mut scored: Vec<(f64, usize)> = self
+            .docs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, d)| {
+                let mut score = 0.0;
+                for term in &query_terms {
+                    let df = self
+                        .docs
+                        .iter()
+                        .filter(|o| o.title_terms.contains(term) || o.text_terms.contains(term))
+                        .count() as f64;
+                    let idf = ((n + 1.0) / (df + 0.5)).ln();
+                    if d.title_terms.contains(term) {
+                        score += 3.0 * idf;
+                    }
+                    if d.text_terms.contains(term) {
+                        score += idf;
+                    }
+                }
+                (score > 0.0).then_some((score, i))
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored
+            .into_iter()
+            .take(self.max_results)
+            .map(|(_, i)| &self.docs[i].doc)
+            .collect()
+    }
+}
+
+impl Default for Search {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Arguments of `search`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SearchArgs {
+    /// Keywords to look up, e.g. `population of France`.
+    pub query: String,
+}
+
+#[async_trait]
+impl Tool for Search {
+    fn name(&self) -> &str {
+        "search"
+    }
+
+    fn description(&self) -> &str {
+        "Look up facts in an offline encyclopedia. Returns the best matching entries."
+    }
+
+    fn parameters(&self) -> Value {
+        schema_for::<SearchArgs>()
+    }
+
+    async fn call(&self, args: Value) -> Result<ToolOutput, ToolError> {
+        let args: SearchArgs =
+            serde_json::from_value(args).map_err(|e| ToolError::invalid_args(e.to_string()))?;
+        if args.query.trim().is_empty() {
+            return Err(ToolError::invalid_args("the query is empty"));
+        }
+        let hits = self.query(&args.query);
+        if hits.is_empty() {
+            return Ok(ToolOutput::new(format!(
+                "No results for {:?}. Try other keywords.",
+                args.query.chars().take(100).collect::<String>()
+            )));
+        }
+        let text = hits
+            .iter()
+            .map(|d| format!("{}: {}", d.title, d.text))
+            .collect::<Vec<_>>()
+            .join("\n");
+        Ok(ToolOutput::new(text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_built_in_base_loads_and_ranks_titles_first() {
+        let search = Search::from_json("built-in", DEFAULT_KNOWLEDGE_BASE).unwrap();
+        assert!(search.len() >= 15);
+        assert_eq!(search.query("population of France")[0].title, "France");
+        assert_eq!(search.query("population of Paris")[0].title, "Paris");
+        assert_eq!(
+            search.query("How many people live in Paris?")[0].title,
+            "Paris"
+        );
+        assert!(search.query("zzzz qqqq").is_empty());
+        assert!(search.query("population").len() <= DEFAULT_MAX_RESULTS);
+    }
+
+    #[test]
+    fn a_bad_file_is_a_typed_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kb.json");
+        std::fs::write(&path, "{\"title\": 1}").unwrap();
+        assert!(matches!(
+            Search::from_file(&path),
+            Err(KnowledgeBaseError::Format { .. })
+        ));
+        assert!(matches!(
+            Search::from_file(dir.path().join("missing.json")),
+            Err(KnowledgeBaseError::Io { .. })
+        ));
+    }
+}

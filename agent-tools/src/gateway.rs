@@ -1,0 +1,387 @@
+//! The tool gateway: [`ToolRegistry`] holds tools; a [`ToolSet`] is the
+//! allowlisted view a run may call. Every call goes through the same
+//! checks: name lookup, argument binding and JSON-Schema validation (with a
+//! validator compiled once per tool), a timeout, a caught panic, and an
+//! output cap. Model-visible errors are short and leak no internals; the
+//! full cause stays in the error's source for the operator.
+
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::time::Duration;
+
+use agent_core::{
+    Tool, ToolCall, ToolError, ToolErrorKind, ToolOutput, ToolSpec, Toolbox, panic_message,
+};
+use async_trait::async_trait;
+use futures::FutureExt;
+use serde_json::{Map, Value};
+
+use crate::validate::{ArgsValidator, describe_type};
+
+/// Default time a tool call may take.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+/// Default cap on an observation's length, in characters.
+pub const DEFAULT_MAX_OBSERVATION_CHARS: usize = 8_000;
+
+/// A registry that cannot take a tool, or an allowlist naming an unknown tool.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ToolSetError {
+    /// Two tools share a name.
+    #[error("a tool named `{0}` is already registered")]
+    Duplicate(String),
+    /// The tool's name is empty or has characters models cannot call.
+    #[error("invalid tool name `{0}`: use letters, digits, `_` and `-`")]
+    InvalidName(String),
+    /// The tool's parameters are not a valid JSON Schema.
+    #[error("tool `{tool}` has an invalid parameter schema: {message}")]
+    InvalidSchema {
+        /// The tool.
+        tool: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The allowlist names a tool that is not registered.
+    #[error("unknown tool `{0}` in the allowlist (registered: {1})")]
+    UnknownInAllowlist(String, String),
+}
+
+struct Entry {
+    tool: Arc<dyn Tool>,
+    spec: ToolSpec,
+    validator: ArgsValidator,
+    timeout: Option<Duration>,
+}
+
+/// All tools an application knows, with their compiled validators.
+#[derive(Default, Clone)]
+pub struct ToolRegistry {
+    entries: Vec<Arc<Entry>>,
+    index: HashMap<String, usize>,
+}
+
+impl ToolRegistry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Registers a tool: checks its name and compiles its schema once.
+    pub fn register(&mut self, tool: impl Tool + 'static) -> Result<&mut Self, ToolSetError> {
+        self.register_arc(Arc::new(tool))
+    }
+
+    /// Registers a shared tool.
+    pub fn register_arc(&mut self, tool: Arc<dyn Tool>) -> Result<&mut Self, ToolSetError> {
+        let spec = tool.spec();
+        let valid_name = !spec.name.is_empty()
+            && spec.name.len() <= 64
+            && spec
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        if !valid_name {
+            return Err(ToolSetError::InvalidName(spec.name));
+        }
+        if self.index.contains_key(&spec.name) {
+            return Err(ToolSetError::Duplicate(spec.name));
+        }
+        let validator = ArgsValidator::compile(&spec.parameters).map_err(|message| {
+            ToolSetError::InvalidSchema {
+                tool: spec.name.clone(),
+                message,
+            }
+        })?;
+        self.index.insert(spec.name.clone(), self.entries.len());
+        self.entries.push(Arc::new(Entry {
+            tool,
+            spec,
+            validator,
+            timeout: None,
+        }));
+        Ok(self)
+    }
+
+    /// Registers a tool, builder style.
+    pub fn with(mut self, tool: impl Tool + 'static) -> Result<Self, ToolSetError> {
+        self.register(tool)?;
+        Ok(self)
+    }
+
+    /// Sets a per-tool timeout (overrides the tool set's default).
+    pub fn set_timeout(
+        &mut self,
+        name: &str,
+        timeout: Duration,
+    ) -> Result<&mut Self, ToolSetError> {
+        let i = *self.index.get(name).ok_or_else(|| {
+            ToolSetError::UnknownInAllowlist(name.into(), self.names().join(", "))
+        })?;
+        let old = &self.entries[i];
+        self.entries[i] = Arc::new(Entry {
+            tool: Arc::clone(&old.tool),
+            spec: old.spec.clone(),
+            validator: old.validator.clone(),
+            timeout: Some(timeout),
+        });
+        Ok(self)
+    }
+
+    /// Names of all registered tools, in registration order.
+    pub fn names(&self) -> Vec<String> {
+        self.entries.iter().map(|e| e.spec.name.clone()).collect()
+    }
+
+    /// A tool set allowing exactly `names` (deny by default).
+    pub fn allow<I, S>(&self, names: I) -> Result<ToolSet, ToolSetError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut allowed = vec![false; self.entries.len()];
+        for name in names {
+            let name = name.as_ref();
+            let i = self.index.get(name).ok_or_else(|| {
+                ToolSetError::UnknownInAllowlist(name.to_string(), self.names().join(", "))
+            })?;
+            allowed[*i] = true;
+        }
+        Ok(self.toolset(&allowed))
+    }
+
+    /// A tool set allowing every registered tool.
+    pub fn allow_all(&self) -> ToolSet {
+        self.toolset(&vec![true; self.entries.len()])
+    }
+
+    fn toolset(&self, allowed: &[bool]) -> ToolSet {
+        let entries: Vec<Arc<Entry>> = self
+            .entries
+            .iter()
+            .zip(allowed)
+            .filter(|(_, ok)| **ok)
+            .map(|(e, _)| Arc::clone(e))
+            .collect();
+        let index = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.spec.name.clone(), i))
+            .collect();
+        ToolSet {
+            entries: Arc::from(entries),
+            index: Arc::new(index),
+            default_timeout: DEFAULT_TIMEOUT,
+            max_observation_chars: DEFAULT_MAX_OBSERVATION_CHARS,
+        }
+    }
+}
+
+/// The tools a run may call, behind the gateway's checks. Implements
+/// [`Toolbox`]. Cheap to clone.
+///
+/// ```
+/// use agent_tools::{ToolRegistry, builtin};
+/// use agent_core::{ToolCall, Toolbox};
+/// use serde_json::json;
+///
+/// let mut registry = ToolRegistry::new();
+/// registry.register(builtin::Calculator::new()).unwrap();
+/// let tools = registry.allow(["calculator"]).unwrap();
+/// # let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+/// # rt.block_on(async {
+/// let call = ToolCall::new("1", "calculator", json!({"expression": "(17 * 83) + (12 ** 3)"}));
+/// assert_eq!(tools.call(&call).await.unwrap().content, "3139");
+/// // A bare string binds to the one required string parameter.
+/// let call = ToolCall::new("2", "calculator", json!("2 ** 10"));
+/// assert_eq!(tools.call(&call).await.unwrap().content, "1024");
+/// # });
+/// ```
+#[derive(Clone)]
+pub struct ToolSet {
+    entries: Arc<[Arc<Entry>]>,
+    index: Arc<HashMap<String, usize>>,
+    default_timeout: Duration,
+    max_observation_chars: usize,
+}
+
+impl ToolSet {
+    /// Sets the timeout for tools without their own (default 30 s).
+    pub fn with_default_timeout(mut self, timeout: Duration) -> Self {
+        self.default_timeout = timeout;
+        self
+    }
+
+    /// Caps observations at `chars` characters (default 8000); longer
+    /// output is cut with a marker saying how much was left out.
+    pub fn with_max_observation_chars(mut self, chars: usize) -> Self {
+        self.max_observation_chars = chars.max(1);
+        self
+    }
+
+    /// Names of the allowed tools.
+    pub fn names(&self) -> Vec<&str> {
+        self.entries.iter().map(|e| e.spec.name.as_str()).collect()
+    }
+
+    /// `true` if no tool is allowed.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Entry> {
+        let name = name.trim();
+        if let Some(&i) = self.index.get(name) {
+            return Some(&self.entries[i]);
+        }
+        let bare = name
+            .strip_prefix("functions.")
+            .or_else(|| name.strip_prefix("tools."))
+            .unwrap_or(name)
+            .trim_matches(|c: char| c == '`' || c == '"' || c == '\'' || c == '*');
+        if let Some(&i) = self.index.get(bare) {
+            return Some(&self.entries[i]);
+        }
+        self.entries
+            .iter()
+            .find(|e| e.spec.name.eq_ignore_ascii_case(bare))
+            .map(|e| &**e)
+    }
+
+    fn unknown(&self, name: &str) -> ToolError {
+        let names = self.names();
+        let shown: String = name.chars().take(64).collect();
+        let message = if names.is_empty() {
+            format!("there is no tool named `{shown}`, and no tools are available")
+        } else {
+            format!(
+                "there is no tool named `{shown}`. Available tools: {}",
+                names.join(", ")
+            )
+        };
+        ToolError::new(ToolErrorKind::NotFound, message)
+    }
+
+    /// Cuts `text` to the cap, with a visible marker.
+    fn cap(&self, mut text: String) -> String {
+        let max = self.max_observation_chars;
+        if text.len() <= max {
+            return text;
+        }
+        let Some((cut, _)) = text.char_indices().nth(max) else {
+            return text;
+        };
+        let dropped = text[cut..].chars().count();
+        text.truncate(cut);
+        text.push_str(&format!(
+            "\n[... output truncated: {dropped} more characters not shown]"
+        ));
+        text
+    }
+}
+
+/// Turns the model's arguments into the object the schema validates.
+fn bind_arguments(entry: &Entry, arguments: &Value) -> Result<Value, ToolError> {
+    match arguments {
+        Value::Object(_) => Ok(arguments.clone()),
+        Value::Null => Ok(Value::Object(Map::new())),
+        Value::String(raw) => {
+            let trimmed = raw.trim();
+            if trimmed.starts_with('{') || trimmed.starts_with('[') {
+                return match serde_json::from_str::<Value>(trimmed) {
+                    Ok(value @ Value::Object(_)) => Ok(value),
+                    Ok(_) => Err(expects_object(entry)),
+                    Err(err) => Err(ToolError::invalid_args(format!(
+                        "the arguments are not valid JSON ({}). Send a JSON object{}",
+                        json_error_position(&err),
+                        fields_hint(entry)
+                    ))),
+                };
+            }
+            match entry.validator.single_string_param() {
+                Some(param) => {
+                    let mut map = Map::new();
+                    map.insert(param.to_string(), Value::String(trimmed.to_string()));
+                    Ok(Value::Object(map))
+                }
+                None => Err(expects_object(entry)),
+            }
+        }
+        other => match entry.validator.single_param() {
+            Some(param) => {
+                let mut map = Map::new();
+                map.insert(param.to_string(), other.clone());
+                Ok(Value::Object(map))
+            }
+            None => Err(ToolError::invalid_args(format!(
+                "expected a JSON object of arguments, got {}{}",
+                describe_type(other),
+                fields_hint(entry)
+            ))),
+        },
+    }
+}
+
+fn expects_object(entry: &Entry) -> ToolError {
+    ToolError::invalid_args(format!(
+        "this tool takes a JSON object of arguments{}",
+        fields_hint(entry)
+    ))
+}
+
+fn fields_hint(entry: &Entry) -> String {
+    let fields = entry.validator.field_summary();
+    if fields.is_empty() {
+        String::new()
+    } else {
+        format!(" with fields {fields}")
+    }
+}
+
+fn json_error_position(err: &serde_json::Error) -> String {
+    format!("line {}, column {}", err.line(), err.column())
+}
+
+#[async_trait]
+impl Toolbox for ToolSet {
+    fn specs(&self) -> Vec<ToolSpec> {
+        self.entries.iter().map(|e| e.spec.clone()).collect()
+    }
+
+    fn is_sequential(&self, name: &str) -> bool {
+        self.lookup(name).is_some_and(|e| e.tool.sequential())
+    }
+
+    async fn call(&self, call: &ToolCall) -> Result<ToolOutput, ToolError> {
+        let entry = self
+            .lookup(&call.name)
+            .ok_or_else(|| self.unknown(&call.name))?;
+        let arguments = bind_arguments(entry, &call.arguments)?;
+        entry.validator.check(&arguments)?;
+        let timeout = entry.timeout.unwrap_or(self.default_timeout);
+        let work = AssertUnwindSafe(entry.tool.call(arguments)).catch_unwind();
+        let output = match tokio::time::timeout(timeout, work).await {
+            Err(_) => {
+                return Err(ToolError::new(
+                    ToolErrorKind::Timeout,
+                    format!(
+                        "`{}` did not finish within {} ms; try a smaller request",
+                        entry.spec.name,
+                        timeout.as_millis()
+                    ),
+                ));
+            }
+            Ok(Err(panic)) => {
+                return Err(ToolError::new(
+                    ToolErrorKind::Panicked,
+                    format!(
+                        "`{}` crashed on these arguments; try different arguments",
+                        entry.spec.name
+                    ),
+                )
+                .with_source(panic_message(&*panic)));
+            }
+            Ok(Ok(result)) => result?,
+        };
+        Ok(ToolOutput::new(self.cap(output.content)))
+    }
+}

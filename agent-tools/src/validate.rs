@@ -1,0 +1,202 @@
+//! Argument validation against a tool's JSON Schema, compiled once, with
+//! error messages a model can act on: which field, and what was expected.
+
+use std::sync::Arc;
+
+use agent_core::ToolError;
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use serde_json::Value;
+
+/// At most this many schema violations are reported in one observation.
+const MAX_REPORTED: usize = 3;
+
+/// A compiled validator plus what the gateway needs to know of the schema.
+#[derive(Clone)]
+pub(crate) struct ArgsValidator {
+    validator: Arc<jsonschema::Validator>,
+    single_string_param: Option<String>,
+    single_param: Option<String>,
+    field_summary: String,
+    allowed_fields: Vec<String>,
+}
+
+impl ArgsValidator {
+    /// Compiles `schema`. A schema that is not an object schema is refused.
+    pub(crate) fn compile(schema: &Value) -> Result<Self, String> {
+        let validator = jsonschema::validator_for(schema).map_err(|e| e.to_string())?;
+        let properties = schema.get("properties").and_then(Value::as_object);
+        let required: Vec<&str> = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let type_of = |name: &str| {
+            properties
+                .and_then(|p| p.get(name))
+                .and_then(|p| p.get("type"))
+                .and_then(Value::as_str)
+        };
+        let single_string_param = match required.as_slice() {
+            [only] if type_of(only) == Some("string") => Some((*only).to_string()),
+            _ => None,
+        };
+        let single_param = match required.as_slice() {
+            [only] => Some((*only).to_string()),
+            [] => match properties.map(|p| p.keys().collect::<Vec<_>>()) {
+                Some(keys) if keys.len() == 1 => Some(keys[0].clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let allowed_fields: Vec<String> = properties
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
+        let field_summary = allowed_fields
+            .iter()
+            .map(|name| {
+                let ty = type_of(name).unwrap_or("any");
+                if required.contains(&name.as_str()) {
+                    format!("`{name}` ({ty}, required)")
+                } else {
+                    format!("`{name}` ({ty})")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        Ok(Self {
+            validator: Arc::new(validator),
+            single_string_param,
+            single_param,
+            field_summary,
+            allowed_fields,
+        })
+    }
+
+    /// The one required string parameter, if the schema has exactly one required parameter and it is a string.
+    pub(crate) fn single_string_param(&self) -> Option<&str> {
+        self.single_string_param.as_deref()
+    }
+
+    /// The only parameter a scalar can bind to, if there is exactly one.
+    pub(crate) fn single_param(&self) -> Option<&str> {
+        self.single_param.as_deref()
+    }
+
+    /// "`a` (integer, required), `b` (integer)".
+    pub(crate) fn field_summary(&self) -> &str {
+        &self.field_summary
+    }
+
+    /// Validates `arguments`; the error names each offending field.
+    pub(crate) fn check(&self, arguments: &Value) -> Result<(), ToolError> {
+        let mut problems: Vec<String> = Vec::new();
+        let mut total = 0usize;
+        for error in self.validator.iter_errors(arguments) {
+            total += 1;
+            if problems.len() < MAX_REPORTED {
+                problems.push(self.describe(&error));
+            }
+        }
+        if problems.is_empty() {
+            return Ok(());
+        }
+        let more = total.saturating_sub(problems.len());
+        let mut message = problems.join("; ");
+        if more > 0 {
+            message.push_str(&format!(" (and {more} more)"));
+        }
+        if !self.field_summary.is_empty() {
+            message.push_str(&format!(". Expected fields: {}", self.field_summary));
+        }
+        Err(ToolError::invalid_args(message))
+    }
+
+    fn describe(&self, error: &jsonschema::ValidationError<'_>) -> String {
+        let path = error.instance_path().to_string();
+        let field = field_name(&path);
+        match error.kind() {
+            ValidationErrorKind::Required { property } => {
+                let property = property
+                    .as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| property.to_string());
+                match field {
+                    Some(parent) => format!("missing required field `{property}` in `{parent}`"),
+                    None => format!("missing required field `{property}`"),
+                }
+            }
+            ValidationErrorKind::Type { kind } => {
+                let expected = match kind {
+                    TypeKind::Single(t) => t.to_string(),
+                    TypeKind::Multiple(set) => format!("{set:?}").to_lowercase(),
+                };
+                let got = describe_type(error.instance());
+                match field {
+                    Some(field) => format!("field `{field}` must be {expected}, got {got}"),
+                    None => format!("the arguments must be {expected}, got {got}"),
+                }
+            }
+            ValidationErrorKind::AdditionalProperties { unexpected } => {
+                let names = unexpected
+                    .iter()
+                    .map(|u| format!("`{}`", clip(u, 40)))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let allowed = if self.allowed_fields.is_empty() {
+                    "none".to_string()
+                } else {
+                    self.allowed_fields.join(", ")
+                };
+                format!("unexpected field {names} (allowed: {allowed})")
+            }
+            _ => {
+                let text = clip(&error.to_string(), 160);
+                match field {
+                    Some(field) => format!("field `{field}`: {text}"),
+                    None => text,
+                }
+            }
+        }
+    }
+}
+
+/// `/a/0/b` → `a[0].b`; the root is `None`.
+fn field_name(pointer: &str) -> Option<String> {
+    if pointer.is_empty() || pointer == "/" {
+        return None;
+    }
+    let mut out = String::new();
+    for part in pointer.trim_start_matches('/').split('/') {
+        let part = part.replace("~1", "/").replace("~0", "~");
+        if part.chars().all(|c| c.is_ascii_digit()) && !out.is_empty() {
+            out.push_str(&format!("[{part}]"));
+        } else {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(&part);
+        }
+    }
+    Some(out)
+}
+
+/// "a string (\"abc\")", "a number (3.5)", "an object"…
+pub(crate) fn describe_type(value: &Value) -> String {
+    match value {
+        Value::Null => "null".to_string(),
+        Value::Bool(b) => format!("a boolean ({b})"),
+        Value::Number(n) => format!("a number ({n})"),
+        Value::String(s) => format!("a string ({:?})", clip(s, 40)),
+        Value::Array(_) => "an array".to_string(),
+        Value::Object(_) => "an object".to_string(),
+    }
+}
+
+fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        let cut: String = text.chars().take(max).collect();
+        format!("{cut}…")
+    }
+}

@@ -1,0 +1,439 @@
+//! File tools: behaviour, and a table of path-escape attacks that must all
+//! be refused without reading or writing anything outside the root.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+
+use agent_core::{ToolCall, ToolErrorKind, Toolbox};
+use agent_tools::ToolSet;
+use agent_tools::builtin::{FileTools, registry};
+use serde_json::{Value, json};
+
+const SECRET: &str = "TOP SECRET outside the root";
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    outside: PathBuf,
+}
+
+fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    let outside = dir.path().join("outside");
+    std::fs::create_dir_all(root.join("sub")).unwrap();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("secret.txt"), SECRET).unwrap();
+    std::fs::write(root.join("a.txt"), "alpha\nbeta\ngamma\nbeta again\n").unwrap();
+    std::fs::write(
+        root.join("src/main.rs"),
+        "fn main() {\n    println!(\"hi\");\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/lib.rs"),
+        "pub fn answer() -> u32 {\n    41\n}\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("blob.bin"), [0u8, 159, 146, 150, 0, 1, 2]).unwrap();
+    std::os::unix::fs::symlink(&outside, root.join("link_out")).unwrap();
+    std::os::unix::fs::symlink(outside.join("secret.txt"), root.join("link_file")).unwrap();
+    std::os::unix::fs::symlink(outside.join("new.txt"), root.join("dangling")).unwrap();
+    std::os::unix::fs::symlink("../..", root.join("sub/up")).unwrap();
+    std::os::unix::fs::symlink(root.join("a.txt"), root.join("inner_link")).unwrap();
+    Fixture {
+        _dir: dir,
+        root,
+        outside,
+    }
+}
+
+fn tools(root: &Path, read_only: bool) -> ToolSet {
+    registry(&["files"], Some(root), read_only)
+        .unwrap()
+        .allow_all()
+}
+
+async fn call(tools: &ToolSet, name: &str, args: Value) -> Result<String, (ToolErrorKind, String)> {
+    tools
+        .call(&ToolCall::new("t", name, args))
+        .await
+        .map(|o| o.content)
+        .map_err(|e| (e.kind(), e.message().to_string()))
+}
+
+fn snapshot_outside(outside: &Path) -> Vec<(String, String)> {
+    let mut entries: Vec<(String, String)> = std::fs::read_dir(outside)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let content = std::fs::read_to_string(e.path()).unwrap_or_default();
+            (e.file_name().to_string_lossy().to_string(), content)
+        })
+        .collect();
+    entries.sort();
+    entries
+}
+
+#[tokio::test]
+async fn path_escape_attacks_are_all_refused() {
+    let f = fixture();
+    let tools = tools(&f.root, false);
+    // Created after the root was opened.
+    std::os::unix::fs::symlink(&f.outside, f.root.join("late_link")).unwrap();
+    let before = snapshot_outside(&f.outside);
+    let secret_abs = f.outside.join("secret.txt").display().to_string();
+    let long_path = "a/".repeat(600);
+    let long_component = "x".repeat(300);
+
+    let attacks: Vec<(&str, &str, Value)> = vec![
+        (
+            "absolute /etc/passwd",
+            "read_file",
+            json!({"path": "/etc/passwd"}),
+        ),
+        (
+            "absolute path to the secret",
+            "read_file",
+            json!({"path": secret_abs}),
+        ),
+        ("../", "read_file", json!({"path": "../outside/secret.txt"})),
+        (
+            "nested sub/../../",
+            "read_file",
+            json!({"path": "sub/../../outside/secret.txt"}),
+        ),
+        (
+            "nested a/../../",
+            "read_file",
+            json!({"path": "a/../../outside/secret.txt"}),
+        ),
+        (
+            "./../",
+            "read_file",
+            json!({"path": "./../outside/secret.txt"}),
+        ),
+        (
+            "windows ..\\",
+            "read_file",
+            json!({"path": "..\\outside\\secret.txt"}),
+        ),
+        (
+            "windows nested",
+            "read_file",
+            json!({"path": "sub\\..\\..\\outside\\secret.txt"}),
+        ),
+        (
+            "windows drive",
+            "read_file",
+            json!({"path": "C:\\Windows\\win.ini"}),
+        ),
+        (
+            "UNC path",
+            "read_file",
+            json!({"path": "\\\\server\\share\\secret.txt"}),
+        ),
+        ("home ~", "read_file", json!({"path": "~/.ssh/id_rsa"})),
+        (
+            "symlinked directory",
+            "read_file",
+            json!({"path": "link_out/secret.txt"}),
+        ),
+        (
+            "symlink to an outside file",
+            "read_file",
+            json!({"path": "link_file"}),
+        ),
+        (
+            "symlink up the tree",
+            "read_file",
+            json!({"path": "sub/up/outside/secret.txt"}),
+        ),
+        (
+            "symlink created after open",
+            "read_file",
+            json!({"path": "late_link/secret.txt"}),
+        ),
+        ("NUL byte", "read_file", json!({"path": "a.txt\u{0}.png"})),
+        ("very long path", "read_file", json!({"path": long_path})),
+        (
+            "over-long component",
+            "read_file",
+            json!({"path": long_component}),
+        ),
+        (
+            "url-encoded dots",
+            "read_file",
+            json!({"path": "%2e%2e/outside/secret.txt"}),
+        ),
+        (
+            "grep outside",
+            "grep",
+            json!({"pattern": "SECRET", "path": "../outside"}),
+        ),
+        (
+            "grep through a link",
+            "grep",
+            json!({"pattern": "SECRET", "path": "link_out"}),
+        ),
+        (
+            "list through a link",
+            "search_files",
+            json!({"glob": "*", "dir": "link_out"}),
+        ),
+        (
+            "list outside",
+            "search_files",
+            json!({"glob": "**", "dir": "/"}),
+        ),
+        (
+            "write ../",
+            "write_file",
+            json!({"path": "../outside/evil.txt", "content": "x"}),
+        ),
+        (
+            "write nested ../",
+            "write_file",
+            json!({"path": "sub/../../outside/evil.txt", "content": "x"}),
+        ),
+        (
+            "write absolute",
+            "write_file",
+            json!({"path": f.outside.join("evil.txt"), "content": "x"}),
+        ),
+        (
+            "write via dangling symlink",
+            "write_file",
+            json!({"path": "dangling", "content": "x"}),
+        ),
+        (
+            "write under a symlinked parent",
+            "write_file",
+            json!({"path": "link_out/new_dir/evil.txt", "content": "x"}),
+        ),
+        (
+            "write under a late symlink",
+            "write_file",
+            json!({"path": "late_link/evil.txt", "content": "x"}),
+        ),
+        (
+            "edit through a symlink",
+            "edit_file",
+            json!({"path": "link_file", "old": "TOP", "new": "PWNED"}),
+        ),
+        (
+            "edit ../",
+            "edit_file",
+            json!({"path": "../outside/secret.txt", "old": "TOP", "new": "PWNED"}),
+        ),
+    ];
+    assert!(attacks.len() >= 20);
+    for (label, tool, args) in &attacks {
+        match call(&tools, tool, args.clone()).await {
+            Ok(out) => panic!("{label}: not refused: {out}"),
+            Err((kind, message)) => {
+                assert!(
+                    matches!(
+                        kind,
+                        ToolErrorKind::Denied | ToolErrorKind::Failed | ToolErrorKind::InvalidArgs
+                    ),
+                    "{label}: {kind:?}"
+                );
+                assert!(
+                    !message.contains("TOP SECRET"),
+                    "{label}: leaked the secret"
+                );
+                let root_text = f.root.display().to_string();
+                assert!(
+                    !message.contains(&root_text),
+                    "{label}: leaked the root path: {message}"
+                );
+            }
+        }
+    }
+    assert_eq!(
+        snapshot_outside(&f.outside),
+        before,
+        "nothing outside was written"
+    );
+    assert!(!f.outside.join("new_dir").exists());
+}
+
+#[tokio::test]
+async fn links_inside_the_root_still_work() {
+    let f = fixture();
+    let tools = tools(&f.root, true);
+    let out = call(&tools, "read_file", json!({"path": "inner_link"}))
+        .await
+        .unwrap();
+    assert!(out.contains("alpha"));
+}
+
+#[tokio::test]
+async fn read_file_numbers_lines_and_reads_ranges() {
+    let f = fixture();
+    let tools = tools(&f.root, true);
+    let all = call(&tools, "read_file", json!({"path": "a.txt"}))
+        .await
+        .unwrap();
+    assert_eq!(all, "1| alpha\n2| beta\n3| gamma\n4| beta again");
+    let range = call(
+        &tools,
+        "read_file",
+        json!({"path": "a.txt", "start": 2, "end": 3}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        range,
+        "2| beta\n3| gamma\n[lines 2-3 of 4; use start/end to read more]"
+    );
+    let (kind, msg) = call(&tools, "read_file", json!({"path": "missing.txt"}))
+        .await
+        .unwrap_err();
+    assert_eq!(kind, ToolErrorKind::Failed);
+    assert_eq!(msg, "no such file or directory: `missing.txt`");
+    let (_, msg) = call(&tools, "read_file", json!({"path": "blob.bin"}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        msg,
+        "`blob.bin` is a binary file (7 bytes); it is not shown"
+    );
+}
+
+#[tokio::test]
+async fn grep_prints_file_line_text_and_search_files_globs() {
+    let f = fixture();
+    let tools = tools(&f.root, true);
+    let out = call(&tools, "grep", json!({"pattern": "beta"}))
+        .await
+        .unwrap();
+    assert_eq!(out, "a.txt:2: beta\na.txt:4: beta again");
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "fn \\w+\\(", "path": "src", "is_regex": true}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        out,
+        "src/lib.rs:1: pub fn answer() -> u32 {\nsrc/main.rs:1: fn main() {"
+    );
+    let (kind, _) = call(&tools, "grep", json!({"pattern": "(", "is_regex": true}))
+        .await
+        .unwrap_err();
+    assert_eq!(kind, ToolErrorKind::InvalidArgs);
+    let out = call(&tools, "search_files", json!({"glob": "**/*.rs"}))
+        .await
+        .unwrap();
+    assert_eq!(out, "src/lib.rs\nsrc/main.rs");
+    let out = call(
+        &tools,
+        "search_files",
+        json!({"glob": "*.rs", "dir": "src"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(out, "src/lib.rs\nsrc/main.rs");
+    // Symlinks are not followed by walks: the secret never shows.
+    let out = call(&tools, "grep", json!({"pattern": "SECRET"}))
+        .await
+        .unwrap();
+    assert_eq!(out, "no matches for `SECRET`");
+}
+
+#[tokio::test]
+async fn edit_file_refuses_unless_old_matches_exactly_once() {
+    let f = fixture();
+    let tools = tools(&f.root, false);
+    let (_, msg) = call(
+        &tools,
+        "edit_file",
+        json!({"path": "a.txt", "old": "beta", "new": "B"}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        msg,
+        "`old` matches 2 times in `a.txt`; include more surrounding text so it matches exactly once"
+    );
+    let (_, msg) = call(
+        &tools,
+        "edit_file",
+        json!({"path": "a.txt", "old": "delta", "new": "D"}),
+    )
+    .await
+    .unwrap_err();
+    assert!(msg.starts_with("`old` was not found in `a.txt`"));
+    let out = call(
+        &tools,
+        "edit_file",
+        json!({"path": "src/lib.rs", "old": "41", "new": "42"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(out, "edited `src/lib.rs`: replaced 1 occurrence");
+    assert!(
+        std::fs::read_to_string(f.root.join("src/lib.rs"))
+            .unwrap()
+            .contains("42")
+    );
+}
+
+#[tokio::test]
+async fn write_file_creates_folders_inside_the_root() {
+    let f = fixture();
+    let tools = tools(&f.root, false);
+    let out = call(
+        &tools,
+        "write_file",
+        json!({"path": "docs/new/notes.md", "content": "# Notes\n"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(out, "wrote 8 bytes to `docs/new/notes.md`");
+    assert_eq!(
+        std::fs::read_to_string(f.root.join("docs/new/notes.md")).unwrap(),
+        "# Notes\n"
+    );
+}
+
+#[tokio::test]
+async fn read_only_mode_leaves_out_the_writing_tools() {
+    let f = fixture();
+    let names: Vec<String> = tools(&f.root, true)
+        .specs()
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    assert_eq!(names, ["read_file", "grep", "search_files"]);
+    let all: Vec<String> = FileTools::new(&f.root)
+        .unwrap()
+        .tools()
+        .iter()
+        .map(|t| t.name().to_string())
+        .collect();
+    assert_eq!(
+        all,
+        [
+            "read_file",
+            "grep",
+            "search_files",
+            "write_file",
+            "edit_file"
+        ]
+    );
+    let (kind, _) = call(
+        &tools(&f.root, true),
+        "write_file",
+        json!({"path": "x", "content": "y"}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(kind, ToolErrorKind::NotFound);
+    assert!(tools(&f.root, false).is_sequential("write_file"));
+}

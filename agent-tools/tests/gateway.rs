@@ -1,0 +1,312 @@
+//! The gateway's guarantees, through `ToolSet` directly and through a real
+//! `Agent` round.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::time::{Duration, Instant};
+
+use agent_core::testing::{ScriptedModel, TestTransport};
+use agent_core::{
+    Agent, Completion, Role, StopReason, ToolCall, ToolError, ToolErrorKind, Toolbox,
+};
+use agent_tools::{ToolRegistry, ToolSet, ToolSetError, builtin, typed_tool};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+
+/// Arguments of `add`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct AddArgs {
+    /// First addend.
+    a: i64,
+    /// Second addend.
+    b: i64,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Nothing {}
+
+#[derive(Deserialize, JsonSchema)]
+struct Echo {
+    /// Text to echo.
+    text: String,
+}
+
+fn registry() -> ToolRegistry {
+    let mut registry = ToolRegistry::new();
+    registry
+        .register(typed_tool(
+            "add",
+            "Add two integers.",
+            |a: AddArgs| async move { Ok::<_, ToolError>((a.a + a.b).to_string()) },
+        ))
+        .unwrap();
+    registry
+        .register(typed_tool(
+            "slow",
+            "Sleeps for a minute.",
+            |_: Nothing| async move {
+                tokio::time::sleep(Duration::from_secs(60)).await;
+                Ok::<_, ToolError>("woke up")
+            },
+        ))
+        .unwrap();
+    registry
+        .register(typed_tool("crash", "Panics.", |_: Nothing| async move {
+            if true {
+                panic!("secret internal state 0xdeadbeef");
+            }
+            Ok::<_, ToolError>("unreachable")
+        }))
+        .unwrap();
+    registry
+        .register(typed_tool("echo", "Echoes text.", |e: Echo| async move {
+            Ok::<_, ToolError>(e.text)
+        }))
+        .unwrap();
+    registry.register(builtin::Calculator::new()).unwrap();
+    registry
+}
+
+fn tools() -> ToolSet {
+    registry()
+        .allow_all()
+        .with_default_timeout(Duration::from_millis(200))
+}
+
+async fn err(tools: &ToolSet, name: &str, args: serde_json::Value) -> ToolError {
+    tools
+        .call(&ToolCall::new("t", name, args))
+        .await
+        .unwrap_err()
+}
+
+#[tokio::test]
+async fn schema_violations_give_distinct_clear_observations() {
+    let tools = tools();
+    let missing = err(&tools, "add", json!({"a": 1})).await;
+    let wrong = err(&tools, "add", json!({"a": 1, "b": "two"})).await;
+    let extra = err(&tools, "add", json!({"a": 1, "b": 2, "c": 3})).await;
+    for e in [&missing, &wrong, &extra] {
+        assert_eq!(e.kind(), ToolErrorKind::InvalidArgs);
+    }
+    assert!(
+        missing.message().starts_with("missing required field `b`"),
+        "{}",
+        missing.message()
+    );
+    assert!(
+        wrong
+            .message()
+            .starts_with("field `b` must be integer, got a string (\"two\")"),
+        "{}",
+        wrong.message()
+    );
+    assert!(
+        extra
+            .message()
+            .starts_with("unexpected field `c` (allowed: a, b)"),
+        "{}",
+        extra.message()
+    );
+    // Each says what is expected.
+    assert!(
+        missing
+            .message()
+            .contains("`a` (integer, required), `b` (integer, required)")
+    );
+    assert_ne!(missing.message(), wrong.message());
+    assert_ne!(wrong.message(), extra.message());
+}
+
+#[tokio::test]
+async fn a_single_string_input_binds_to_the_one_required_string_parameter() {
+    let tools = tools();
+    let out = tools
+        .call(&ToolCall::new("t", "calculator", json!("17*83 + 12**3")))
+        .await
+        .unwrap();
+    assert_eq!(out.content, "3139");
+    let out = tools
+        .call(&ToolCall::new("t", "echo", json!("hello")))
+        .await
+        .unwrap();
+    assert_eq!(out.content, "hello");
+    // `add` has two integer parameters: a bare string cannot bind.
+    let e = err(&tools, "add", json!("1 2")).await;
+    assert_eq!(e.kind(), ToolErrorKind::InvalidArgs);
+    assert!(e.message().contains("JSON object"), "{}", e.message());
+    // A string that is JSON is decoded; broken JSON is reported as such.
+    let out = tools
+        .call(&ToolCall::new("t", "add", json!("{\"a\": 1, \"b\": 2}")))
+        .await
+        .unwrap();
+    assert_eq!(out.content, "3");
+    let e = err(&tools, "add", json!("{\"a\": 1, \"b\":")).await;
+    assert!(e.message().contains("not valid JSON"), "{}", e.message());
+}
+
+#[tokio::test]
+async fn unknown_tools_list_the_valid_names_and_prefixes_are_tolerated() {
+    let tools = registry().allow(["add", "calculator"]).unwrap();
+    let e = err(&tools, "greeting", json!({})).await;
+    assert_eq!(e.kind(), ToolErrorKind::NotFound);
+    assert_eq!(
+        e.message(),
+        "there is no tool named `greeting`. Available tools: add, calculator"
+    );
+    // Registered but not allowed looks exactly like unknown to the model.
+    let e = err(&tools, "echo", json!({"text": "x"})).await;
+    assert_eq!(e.kind(), ToolErrorKind::NotFound);
+    let out = tools
+        .call(&ToolCall::new(
+            "t",
+            "functions.Calculator",
+            json!({"expression": "2+2"}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(out.content, "4");
+    let names: Vec<String> = tools.specs().into_iter().map(|s| s.name).collect();
+    assert_eq!(names, ["add", "calculator"]);
+}
+
+#[tokio::test]
+async fn the_allowlist_denies_by_default_and_refuses_unknown_names() {
+    let registry = registry();
+    let none = registry.allow(Vec::<&str>::new()).unwrap();
+    assert!(none.is_empty());
+    let e = err(&none, "add", json!({"a": 1, "b": 1})).await;
+    assert_eq!(
+        e.message(),
+        "there is no tool named `add`, and no tools are available"
+    );
+    assert!(matches!(
+        registry.allow(["add", "rm_rf"]),
+        Err(ToolSetError::UnknownInAllowlist(name, _)) if name == "rm_rf"
+    ));
+}
+
+#[tokio::test]
+async fn registration_rejects_duplicates_bad_names_and_bad_schemas() {
+    let mut registry = registry();
+    assert_eq!(
+        registry.register(builtin::Calculator::new()).err(),
+        Some(ToolSetError::Duplicate("calculator".into()))
+    );
+    let bad_name = typed_tool("rm -rf", "x", |_: Nothing| async { Ok::<_, ToolError>("") });
+    assert!(matches!(
+        registry.register(bad_name),
+        Err(ToolSetError::InvalidName(_))
+    ));
+    struct BadSchema;
+    #[async_trait::async_trait]
+    impl agent_core::Tool for BadSchema {
+        fn name(&self) -> &str {
+            "bad"
+        }
+        fn description(&self) -> &str {
+            "bad schema"
+        }
+        fn parameters(&self) -> serde_json::Value {
+            json!({"type": "no-such-type"})
+        }
+        async fn call(&self, _: serde_json::Value) -> Result<agent_core::ToolOutput, ToolError> {
+            Ok("".into())
+        }
+    }
+    assert!(matches!(
+        registry.register(BadSchema),
+        Err(ToolSetError::InvalidSchema { .. })
+    ));
+}
+
+#[tokio::test]
+async fn output_is_capped_with_a_visible_marker() {
+    let tools = tools().with_max_observation_chars(10);
+    let out = tools
+        .call(&ToolCall::new("t", "echo", json!({"text": "é".repeat(25)})))
+        .await
+        .unwrap();
+    assert_eq!(
+        out.content,
+        format!(
+            "{}\n[... output truncated: 15 more characters not shown]",
+            "é".repeat(10)
+        )
+    );
+    let short = tools
+        .call(&ToolCall::new("t", "echo", json!({"text": "short"})))
+        .await
+        .unwrap();
+    assert_eq!(short.content, "short");
+}
+
+#[tokio::test]
+async fn timeouts_and_panics_are_observations_and_sibling_calls_succeed() {
+    let model = ScriptedModel::new()
+        .reply(Completion::tool_calls(vec![
+            ToolCall::new("s", "slow", json!({})),
+            ToolCall::new("p", "crash", json!({})),
+            ToolCall::new("a", "add", json!({"a": 2, "b": 3})),
+        ]))
+        .text("done");
+    let agent = Agent::builder()
+        .model(model)
+        .transport(TestTransport)
+        .toolbox(tools())
+        .build()
+        .unwrap();
+    let started = Instant::now();
+    let outcome = agent.run("round").await;
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    let answers: Vec<&str> = outcome
+        .transcript
+        .iter()
+        .filter(|m| m.role == Role::Tool)
+        .map(|m| m.content.as_str())
+        .collect();
+    assert_eq!(
+        answers[0],
+        "Error (timed out): `slow` did not finish within 200 ms; try a smaller request"
+    );
+    assert_eq!(
+        answers[1],
+        "Error (tool crashed): `crash` crashed on these arguments; try different arguments"
+    );
+    assert!(
+        !answers[1].contains("deadbeef"),
+        "no internals reach the model"
+    );
+    assert_eq!(answers[2], "5");
+}
+
+#[tokio::test]
+async fn per_tool_timeouts_override_the_default() {
+    let mut registry = registry();
+    registry
+        .set_timeout("slow", Duration::from_millis(50))
+        .unwrap();
+    let tools = registry
+        .allow_all()
+        .with_default_timeout(Duration::from_secs(30));
+    let started = Instant::now();
+    let e = err(&tools, "slow", json!({})).await;
+    assert_eq!(e.kind(), ToolErrorKind::Timeout);
+    assert!(started.elapsed() < Duration::from_secs(2));
+}
+
+#[tokio::test]
+async fn typed_tool_schemas_carry_doc_comments() {
+    let tools = tools();
+    let spec = tools.specs().into_iter().find(|s| s.name == "add").unwrap();
+    assert_eq!(
+        spec.parameters["properties"]["a"]["description"],
+        "First addend."
+    );
+    assert_eq!(spec.parameters["required"], json!(["a", "b"]));
+    assert_eq!(spec.parameters["additionalProperties"], json!(false));
+    assert!(spec.parameters.get("$schema").is_none());
+}
