@@ -1,3 +1,12 @@
-//! The text ReAct transport: a sectioned prompt builder and a tolerant parser of Thought/Action/Action Input/Final Answer.
+//! # agent-text
 //!
-//! This crate is being built; see the project's issues.
+//! The text ReAct transport: the tools and the output grammar go into the
+//! prompt, the model writes `Thought:` / `Action:` / `Action Input:` or
+//! `Final Answer:`, and a tolerant parser reads it. It works with any chat
+//! or completion model, including small local ones with no function calling.
+
+mod lenient_json;
+mod parser;
+
+pub use lenient_json::parse_lenient;
+pub use parser::{ParseOptions, Parsed, decode_input, parse, parse_with};

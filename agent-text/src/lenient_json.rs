@@ -1,0 +1,277 @@
+//! A lenient JSON reader for model-written tool inputs: single quotes,
+//! Python literals (`True`, `False`, `None`), unquoted keys, trailing
+//! commas, `//` and `/* */` comments, and unclosed strings, objects and
+//! arrays at the end of the text. It reads one value and ignores what
+//! follows. It runs in linear time with bounded nesting, and never panics.
+
+use serde_json::{Map, Number, Value};
+
+/// Deepest nesting accepted.
+const MAX_DEPTH: usize = 128;
+
+/// Reads one JSON-ish value from the start of `text` (after whitespace).
+/// Returns the value and the byte offset just after it.
+pub fn parse_lenient(text: &str) -> Option<(Value, usize)> {
+    let mut reader = Reader {
+        bytes: text.as_bytes(),
+        text,
+        pos: 0,
+        depth: 0,
+    };
+    let value = reader.value()?;
+    Some((value, reader.pos))
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    text: &'a str,
+    pos: usize,
+    depth: usize,
+}
+
+impl Reader<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    /// Skips whitespace and comments.
+    fn skip(&mut self) {
+        loop {
+            match self.peek() {
+                Some(b) if b.is_ascii_whitespace() => self.pos += 1,
+                Some(b'/') if self.bytes.get(self.pos + 1) == Some(&b'/') => {
+                    while let Some(b) = self.peek() {
+                        if b == b'\n' {
+                            break;
+                        }
+                        self.pos += 1;
+                    }
+                }
+                Some(b'/') if self.bytes.get(self.pos + 1) == Some(&b'*') => {
+                    self.pos += 2;
+                    while self.pos < self.bytes.len()
+                        && !(self.bytes[self.pos] == b'*'
+                            && self.bytes.get(self.pos + 1) == Some(&b'/'))
+                    {
+                        self.pos += 1;
+                    }
+                    self.pos = (self.pos + 2).min(self.bytes.len());
+                }
+                _ => return,
+            }
+        }
+    }
+
+    fn value(&mut self) -> Option<Value> {
+        self.skip();
+        match self.peek()? {
+            b'{' => self.nested(Self::object),
+            b'[' => self.nested(Self::array),
+            b'"' | b'\'' => self.string().map(Value::String),
+            b'-' | b'0'..=b'9' => self.number(),
+            _ => self.word(),
+        }
+    }
+
+    fn nested(&mut self, read: fn(&mut Self) -> Option<Value>) -> Option<Value> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return None;
+        }
+        let value = read(self);
+        self.depth -= 1;
+        value
+    }
+
+    fn object(&mut self) -> Option<Value> {
+        self.pos += 1; // {
+        let mut map = Map::new();
+        loop {
+            self.skip();
+            match self.peek() {
+                None => return Some(Value::Object(map)), // unclosed: repaired
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Some(Value::Object(map));
+                }
+                Some(b',') => {
+                    self.pos += 1;
+                    continue;
+                }
+                _ => {}
+            }
+            let key = match self.peek()? {
+                b'"' | b'\'' => self.string()?,
+                _ => self.identifier()?,
+            };
+            self.skip();
+            if self.peek()? != b':' {
+                return None;
+            }
+            self.pos += 1;
+            let value = self.value()?;
+            map.insert(key, value);
+            self.skip();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') | None => {}
+                Some(_) => return None,
+            }
+        }
+    }
+
+    fn array(&mut self) -> Option<Value> {
+        self.pos += 1; // [
+        let mut items = Vec::new();
+        loop {
+            self.skip();
+            match self.peek() {
+                None => return Some(Value::Array(items)),
+                Some(b']') => {
+                    self.pos += 1;
+                    return Some(Value::Array(items));
+                }
+                Some(b',') => {
+                    self.pos += 1;
+                    continue;
+                }
+                _ => {}
+            }
+            items.push(self.value()?);
+            self.skip();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') | None => {}
+                Some(_) => return None,
+            }
+        }
+    }
+
+    fn string(&mut self) -> Option<String> {
+        let quote = self.peek()?;
+        self.pos += 1;
+        let mut out = String::new();
+        let mut run_start = self.pos;
+        while let Some(b) = self.peek() {
+            if b == quote {
+                out.push_str(&self.text[run_start..self.pos]);
+                self.pos += 1;
+                return Some(out);
+            }
+            if b == b'\\' {
+                out.push_str(&self.text[run_start..self.pos]);
+                self.pos += 1;
+                let escaped = self.peek()?;
+                self.pos += 1;
+                match escaped {
+                    b'n' => out.push('\n'),
+                    b't' => out.push('\t'),
+                    b'r' => out.push('\r'),
+                    b'b' => out.push('\u{8}'),
+                    b'f' => out.push('\u{c}'),
+                    b'u' => {
+                        let hex = self.text.get(self.pos..self.pos + 4)?;
+                        let code = u32::from_str_radix(hex, 16).ok()?;
+                        out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
+                        self.pos += 4;
+                    }
+                    _ => {
+                        // \" \' \\ \/ and anything else: the character itself.
+                        let ch = self.text[self.pos - 1..].chars().next()?;
+                        out.push(ch);
+                        self.pos += ch.len_utf8() - 1;
+                    }
+                }
+                run_start = self.pos;
+                continue;
+            }
+            self.pos += 1;
+        }
+        // Unclosed string at the end: repaired.
+        out.push_str(&self.text[run_start..]);
+        Some(out)
+    }
+
+    fn identifier(&mut self) -> Option<String> {
+        let start = self.pos;
+        while let Some(b) = self.peek() {
+            if b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80 {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+        (self.pos > start).then(|| self.text[start..self.pos].to_string())
+    }
+
+    fn word(&mut self) -> Option<Value> {
+        let word = self.identifier()?;
+        match word.as_str() {
+            "true" | "True" => Some(Value::Bool(true)),
+            "false" | "False" => Some(Value::Bool(false)),
+            "null" | "None" | "none" => Some(Value::Null),
+            _ => None,
+        }
+    }
+
+    fn number(&mut self) -> Option<Value> {
+        let start = self.pos;
+        while let Some(b) = self.peek() {
+            if b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E') {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+        let text = &self.text[start..self.pos];
+        if let Ok(i) = text.parse::<i64>() {
+            return Some(Value::Number(i.into()));
+        }
+        let f = text.parse::<f64>().ok()?;
+        Number::from_f64(f).map(Value::Number)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse(s: &str) -> Option<Value> {
+        parse_lenient(s).map(|(v, _)| v)
+    }
+
+    #[test]
+    fn repairs_what_models_write() {
+        assert_eq!(
+            parse("{'a': 1, 'b': [True, None],}"),
+            Some(json!({"a": 1, "b": [true, null]}))
+        );
+        assert_eq!(parse("{query: \"x\"}"), Some(json!({"query": "x"})));
+        assert_eq!(
+            parse("{\"q\": \"temp in SF\""),
+            Some(json!({"q": "temp in SF"}))
+        );
+        assert_eq!(parse("{\"q\": \"unclosed"), Some(json!({"q": "unclosed"})));
+        assert_eq!(
+            parse("{'a': 1 /* c */, // line\n 'b': 'it\\'s'}"),
+            Some(json!({"a": 1, "b": "it's"}))
+        );
+        assert_eq!(
+            parse("{\"a\": {\"b\": 1}} trailing prose"),
+            Some(json!({"a": {"b": 1}}))
+        );
+        assert_eq!(
+            parse("{\"s\": \"brace } inside\"}"),
+            Some(json!({"s": "brace } inside"}))
+        );
+    }
+
+    #[test]
+    fn refuses_what_is_not_json() {
+        assert_eq!(parse("{temperature in SF}"), None);
+        assert_eq!(parse("[temperature in {SF}]"), None);
+        assert_eq!(parse("hello"), None);
+        assert_eq!(parse(&"[".repeat(1000)), None);
+    }
+}

@@ -1,0 +1,48 @@
+//! Every case of the shared corpus through the parser, compared with its
+//! `expect` (kind, tool, input, answer; strings compared trimmed).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use agent_text::parse;
+use serde_json::Value;
+
+fn trimmed(v: &Value) -> Value {
+    match v {
+        Value::String(s) => Value::String(s.trim().to_string()),
+        other => other.clone(),
+    }
+}
+
+#[test]
+fn all_corpus_cases_parse_as_expected() {
+    let data = include_str!("data/react_parse_cases.jsonl");
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for line in data.lines().filter(|l| !l.trim().is_empty()) {
+        count += 1;
+        let case: Value = serde_json::from_str(line).unwrap();
+        let id = case["id"].as_str().unwrap();
+        let text = case["text"].as_str().unwrap();
+        let expect = &case["expect"];
+        let got = parse(text).to_json();
+        let ok = got["kind"] == expect["kind"]
+            && match expect["kind"].as_str().unwrap() {
+                "action" => {
+                    trimmed(&got["tool"]) == trimmed(&expect["tool"])
+                        && trimmed(&got["input"]) == trimmed(&expect["input"])
+                }
+                "final" => trimmed(&got["answer"]) == trimmed(&expect["answer"]),
+                _ => true,
+            };
+        if !ok {
+            failures.push(format!("{id}: expected {expect}, got {got}"));
+        }
+    }
+    assert_eq!(count, 66);
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
