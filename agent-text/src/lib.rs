@@ -4,9 +4,20 @@
 //! prompt, the model writes `Thought:` / `Action:` / `Action Input:` or
 //! `Final Answer:`, and a tolerant parser reads it. It works with any chat
 //! or completion model, including small local ones with no function calling.
+//!
+//! - [`TextTransport`] implements [`agent_core::Transport`].
+//! - [`PromptBuilder`]: named sections, each overridable or removable.
+//! - [`parse`]: the parser, a pure function with a stable JSON form.
+//! - [`ActionWatcher`]: the incremental stream watcher.
 
 mod lenient_json;
 mod parser;
+mod prompt;
+mod stream;
+mod transport;
 
 pub use lenient_json::parse_lenient;
 pub use parser::{ParseOptions, Parsed, decode_input, parse, parse_with};
+pub use prompt::{Dialect, PromptBuilder, Section, render_tools};
+pub use stream::ActionWatcher;
+pub use transport::{STOP_SEQUENCE, TextTransport};

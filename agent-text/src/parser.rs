@@ -370,6 +370,7 @@ fn tool_name(raw: &str) -> Option<String> {
     let name = name
         .trim_matches(|c: char| c == '`' || c == '"' || c == '\'' || c == '*')
         .trim();
+    let name = name.strip_prefix("functions.").unwrap_or(name);
     if name.is_empty() || name.contains(':') || name.chars().count() > 64 {
         return None;
     }

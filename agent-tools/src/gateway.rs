@@ -306,6 +306,12 @@ fn bind_arguments(entry: &Entry, arguments: &Value) -> Result<Value, ToolError> 
                 None => Err(expects_object(entry)),
             }
         }
+        Value::Number(_) | Value::Bool(_) if entry.validator.single_string_param().is_some() => {
+            let param = entry.validator.single_string_param().unwrap_or_default();
+            let mut map = Map::new();
+            map.insert(param.to_string(), Value::String(arguments.to_string()));
+            Ok(Value::Object(map))
+        }
         other => match entry.validator.single_param() {
             Some(param) => {
                 let mut map = Map::new();

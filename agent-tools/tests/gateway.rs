@@ -310,3 +310,13 @@ async fn typed_tool_schemas_carry_doc_comments() {
     assert_eq!(spec.parameters["additionalProperties"], json!(false));
     assert!(spec.parameters.get("$schema").is_none());
 }
+
+#[tokio::test]
+async fn a_number_binds_as_text_to_a_single_string_parameter() {
+    let tools = tools();
+    let out = tools
+        .call(&ToolCall::new("t", "calculator", json!(2024)))
+        .await
+        .unwrap();
+    assert_eq!(out.content, "2024");
+}
