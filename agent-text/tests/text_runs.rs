@@ -1,0 +1,173 @@
+//! The text transport through the real `Agent` with the built-in tools:
+//! a multi-step run with recovery (transcript snapshot), streaming that
+//! stops at the completed action, and the prompt snapshots.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::sync::Arc;
+
+use agent_core::testing::ScriptedModel;
+use agent_core::{Agent, Budget, BytesPerToken, Role, StopReason, TokenEstimator, Toolbox};
+use agent_text::{Dialect, PromptBuilder, STOP_SEQUENCE, Section, TextTransport};
+use agent_tools::builtin;
+
+fn tools() -> agent_tools::ToolSet {
+    builtin::registry(&["search", "calculator"], None, true)
+        .unwrap()
+        .allow_all()
+}
+
+fn transcript_text(outcome: &agent_core::Outcome) -> String {
+    outcome
+        .transcript
+        .iter()
+        .skip(1) // the system prompt has its own snapshot
+        .map(|m| format!("--- {:?}\n{}", m.role, m.content))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[tokio::test]
+async fn multi_step_run_with_recovery_from_a_bad_tool_name_and_broken_json() {
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text("Thought: I should look up France.\nAction: web_search\nAction Input: {\"query\": \"population of France\"}")
+            .text("Thought: That tool does not exist; use search.\nAction: search\nAction Input: {\"query\": \"population of France\"\nObservation: France has 1 person")
+            .text("Thought: Now Paris.\nAction: search\nAction Input: {'query': 'population of Paris',}")
+            .text("Thought: Subtract.\nAction: calculator\nAction Input: {\"expression\": 68000000 - 2100000}")
+            .text("Thought: I will try again.\nAction: calculator\nAction Input: 68000000 - 2100000")
+            .text("Thought: I know the answer.\nFinal Answer: About 65,900,000 more people live in France than in Paris."),
+    );
+    let agent = Agent::builder()
+        .model_arc(model.clone())
+        .transport(TextTransport::new())
+        .toolbox(tools())
+        .build()
+        .unwrap();
+    let outcome = agent
+        .run("How many more people live in France than in Paris?")
+        .await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert!(outcome.answer.as_deref().unwrap().contains("65,900,000"));
+    assert_eq!(outcome.steps, 6);
+    let text = transcript_text(&outcome);
+    assert!(
+        text.contains("there is no tool named `web_search`. Available tools: search, calculator")
+    );
+    assert!(
+        !text.contains("France has 1 person"),
+        "the fake observation was cut"
+    );
+    assert!(text.contains("65900000"));
+    assert!(text.contains("Error (invalid arguments): the arguments are not valid JSON"));
+    for request in model.requests() {
+        assert_eq!(request.stop, [STOP_SEQUENCE]);
+        assert!(request.tools.is_empty());
+    }
+    insta::assert_snapshot!("recovery_transcript", text);
+}
+
+#[tokio::test]
+async fn streaming_stops_at_the_completed_action_and_drops_the_fake_observation() {
+    let action = "Thought: compute it.\nAction: calculator\nAction Input: {\"expression\": \"(17 * 83) + (12 ** 3)\"}";
+    let rambling = "\nObservation: 42\nThought: so the answer is 42\nFinal Answer: 42";
+    let chunk = 5;
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(format!("{action}{rambling}"))
+            .text("Thought: done\nFinal Answer: 3139")
+            .chunked(chunk),
+    );
+    let agent = Agent::builder()
+        .model_arc(model.clone())
+        .transport(TextTransport::new())
+        .toolbox(tools())
+        .streaming(true)
+        .build()
+        .unwrap();
+    let outcome = agent.run("What is (17 * 83) + (12 ** 3)?").await;
+    assert_eq!(outcome.answer.as_deref(), Some("3139"));
+    assert_eq!(outcome.tool_calls, 1);
+    let observation = &outcome.transcript[3];
+    assert_eq!(observation.role, Role::User);
+    assert!(
+        observation.content.contains("3139"),
+        "the real tool ran: {}",
+        observation.content
+    );
+    let all = transcript_text(&outcome);
+    assert!(!all.contains("Observation: 42") && !all.contains("answer is 42"));
+    assert_eq!(outcome.transcript[2].content, action);
+    // First turn: no chunk after the one that closed the JSON input.
+    let first_turn_chunks = action.chars().count().div_ceil(chunk);
+    let second_turn_chunks = "Thought: done\nFinal Answer: 3139"
+        .chars()
+        .count()
+        .div_ceil(chunk);
+    // The second turn is read to its end, including its `Finish` delta.
+    assert_eq!(
+        model.chunks_sent(),
+        first_turn_chunks + second_turn_chunks + 1
+    );
+}
+
+#[test]
+fn default_prompt_is_compact_and_pinned() {
+    let prompt = PromptBuilder::new(Dialect::Classic).system(&tools().specs());
+    let tokens = BytesPerToken.estimate(&prompt);
+    assert!(tokens < 300, "{tokens} estimated tokens");
+    insta::assert_snapshot!("default_prompt", prompt);
+}
+
+#[test]
+fn prompt_sections_can_be_overridden_or_removed() {
+    let prompt = PromptBuilder::new(Dialect::Classic)
+        .with_section(Section::Role, "You are a support agent for ACME. Be brief.")
+        .with_section(Section::Tools, "Available:\n{tools}")
+        .without(Section::Rules)
+        .with_section(Section::Intro, "Customer asks:");
+    let system = prompt.system(&tools().specs());
+    assert!(system.starts_with("You are a support agent for ACME."));
+    assert!(!system.contains("Never write an Observation"));
+    assert_eq!(
+        prompt.task("Can I get a refund?"),
+        "Customer asks: Can I get a refund?"
+    );
+    insta::assert_snapshot!("overridden_prompt", system);
+}
+
+#[test]
+fn paper_and_answer_dialect_prompts() {
+    insta::assert_snapshot!(
+        "paper_prompt",
+        PromptBuilder::new(Dialect::Paper).system(&tools().specs())
+    );
+    let answer = PromptBuilder::new(Dialect::AnswerEnding).system(&tools().specs());
+    assert!(answer.contains("\nAnswer: the answer"));
+}
+
+#[tokio::test]
+async fn malformed_turns_count_against_the_budget() {
+    let model = ScriptedModel::new()
+        .text("I think so.")
+        .text("Hmm.")
+        .text("Still thinking.");
+    let agent = Agent::builder()
+        .model(model)
+        .transport(TextTransport::new())
+        .toolbox(tools())
+        .budget(Budget {
+            max_consecutive_malformed: 2,
+            ..Budget::default()
+        })
+        .build()
+        .unwrap();
+    let outcome = agent.run("?").await;
+    assert_eq!(outcome.stop_reason, StopReason::TooManyMalformed);
+    let feedback = &outcome.transcript[3].content;
+    assert!(
+        feedback.starts_with("Observation: Error: the reply has no"),
+        "{feedback}"
+    );
+    assert!(feedback.contains("Final Answer: ..."));
+}
