@@ -1,0 +1,259 @@
+//! [`OpenAiCompatible`]: a [`Complete`] for any OpenAI-compatible chat
+//! endpoint (OpenAI, llama.cpp's `llama-server`, Ollama, vLLM), built on
+//! async-openai's client with JSON in and out (so servers that are not
+//! fully compliant are read tolerantly), our [`RetryService`] underneath,
+//! request timeouts, and typed [`ModelError`]s.
+
+use std::time::Duration;
+
+use agent_core::{Complete, Completion, CompletionRequest, CompletionStream, ModelError};
+use async_openai::Client;
+use async_openai::config::OpenAIConfig;
+use async_openai::error::OpenAIError;
+use async_trait::async_trait;
+use futures::StreamExt;
+use serde_json::Value;
+
+use crate::retry::{RetryPolicy, RetryService};
+use crate::wire::{chunk_deltas, parse_response, request_body};
+
+/// The base URL used when none is configured.
+pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
+
+/// A provider configuration that cannot work.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProviderError {
+    /// No model name.
+    #[error("no model is configured: set AGENT_MODEL or pass a model name")]
+    MissingModel,
+    /// The base URL is not http(s).
+    #[error("invalid base URL `{0}`: it must start with http:// or https://")]
+    InvalidBaseUrl(String),
+    /// The HTTP client could not be built.
+    #[error("cannot build the HTTP client: {0}")]
+    Client(String),
+}
+
+/// Settings of an [`OpenAiCompatible`] provider.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProviderConfig {
+    /// e.g. `http://127.0.0.1:8088/v1` (default: OpenAI's).
+    pub base_url: String,
+    /// Bearer key; local servers need none.
+    pub api_key: Option<String>,
+    /// The model name sent with each request.
+    pub model: String,
+    /// Time limit for one request (each attempt), and the idle limit between stream chunks.
+    pub request_timeout: Duration,
+    /// Time limit for connecting.
+    pub connect_timeout: Duration,
+    /// Retries of 429 and 5xx.
+    pub retry: RetryPolicy,
+}
+
+impl ProviderConfig {
+    /// A configuration for `model` at `base_url`, with defaults for the rest.
+    pub fn new(base_url: impl Into<String>, model: impl Into<String>) -> Self {
+        Self {
+            base_url: base_url.into(),
+            api_key: None,
+            model: model.into(),
+            request_timeout: Duration::from_secs(120),
+            connect_timeout: Duration::from_secs(10),
+            retry: RetryPolicy::default(),
+        }
+    }
+
+    /// From the conventional environment: `OPENAI_BASE_URL` (default
+    /// OpenAI's), `OPENAI_API_KEY` (optional) and `AGENT_MODEL` (required).
+    pub fn from_env() -> Result<Self, ProviderError> {
+        let model = std::env::var("AGENT_MODEL")
+            .ok()
+            .filter(|m| !m.trim().is_empty());
+        let mut config = Self::new(
+            std::env::var("OPENAI_BASE_URL").unwrap_or_else(|_| DEFAULT_BASE_URL.to_string()),
+            model.ok_or(ProviderError::MissingModel)?,
+        );
+        config.api_key = std::env::var("OPENAI_API_KEY")
+            .ok()
+            .filter(|k| !k.is_empty());
+        Ok(config)
+    }
+
+    /// Sets the API key.
+    pub fn with_api_key(mut self, key: impl Into<String>) -> Self {
+        self.api_key = Some(key.into());
+        self
+    }
+
+    /// Sets the request timeout.
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = timeout;
+        self
+    }
+
+    /// Sets the retry policy.
+    pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
+    }
+}
+
+/// A chat model behind an OpenAI-compatible HTTP API.
+#[derive(Debug, Clone)]
+pub struct OpenAiCompatible {
+    client: Client<OpenAIConfig>,
+    config: ProviderConfig,
+}
+
+impl OpenAiCompatible {
+    /// A provider for `config`.
+    pub fn new(config: ProviderConfig) -> Result<Self, ProviderError> {
+        if config.model.trim().is_empty() {
+            return Err(ProviderError::MissingModel);
+        }
+        let base = config.base_url.trim_end_matches('/').to_string();
+        if !(base.starts_with("http://") || base.starts_with("https://")) {
+            return Err(ProviderError::InvalidBaseUrl(config.base_url.clone()));
+        }
+        let http = reqwest::Client::builder()
+            .connect_timeout(config.connect_timeout)
+            .read_timeout(config.request_timeout)
+            .build()
+            .map_err(|e| ProviderError::Client(e.to_string()))?;
+        let openai_config = OpenAIConfig::new()
+            .with_api_base(base)
+            .with_api_key(config.api_key.clone().unwrap_or_default());
+        let client = Client::with_config(openai_config)
+            .with_http_service(RetryService::new(http, config.retry));
+        Ok(Self { client, config })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ProviderConfig {
+        &self.config
+    }
+
+    fn timeout_error(&self) -> ModelError {
+        ModelError::Timeout {
+            after_ms: u64::try_from(self.config.request_timeout.as_millis()).unwrap_or(u64::MAX),
+        }
+    }
+
+    fn map_error(&self, error: OpenAIError) -> ModelError {
+        map_openai_error(error, self.timeout_error())
+    }
+}
+
+/// Maps async-openai's errors to typed model errors.
+fn map_openai_error(error: OpenAIError, timeout: ModelError) -> ModelError {
+    match error {
+        OpenAIError::ApiError(api) => {
+            let status = api.status_code.as_u16();
+            let message = api.api_error.message.clone();
+            match status {
+                429 => ModelError::RateLimited {
+                    retry_after_ms: None,
+                    message,
+                },
+                401 | 403 => ModelError::Auth { message },
+                408 => timeout,
+                500..=599 => ModelError::Server { status, message },
+                _ => ModelError::Rejected { status, message },
+            }
+        }
+        OpenAIError::Reqwest(e) if e.is_timeout() => timeout,
+        OpenAIError::Reqwest(e) if e.is_connect() => ModelError::Connection {
+            message: error_chain(&e),
+        },
+        OpenAIError::Reqwest(e) => ModelError::Connection {
+            message: error_chain(&e),
+        },
+        OpenAIError::JSONDeserialize(e, raw) => {
+            ModelError::bad_response(format!("the response is not valid JSON ({e})"), raw)
+        }
+        OpenAIError::StreamError(e) => {
+            ModelError::bad_response(format!("the stream broke: {e}"), String::new())
+        }
+        other => ModelError::bad_response(other.to_string(), String::new()),
+    }
+}
+
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut out = error.to_string();
+    let mut next = error.source();
+    while let Some(e) = next {
+        out.push_str(": ");
+        out.push_str(&e.to_string());
+        next = e.source();
+    }
+    out
+}
+
+#[async_trait]
+impl Complete for OpenAiCompatible {
+    async fn complete(&self, request: &CompletionRequest) -> Result<Completion, ModelError> {
+        let body = request_body(&self.config.model, request, false);
+        let chat = self.client.chat();
+        let call = chat.create_byot::<Value, Value>(body);
+        let deadline = self
+            .config
+            .request_timeout
+            .saturating_mul(self.config.retry.max_retries + 1)
+            + self
+                .config
+                .retry
+                .max_delay
+                .saturating_mul(self.config.retry.max_retries);
+        let response = tokio::time::timeout(deadline, call)
+            .await
+            .map_err(|_| self.timeout_error())?
+            .map_err(|e| self.map_error(e))?;
+        parse_response(&response)
+    }
+
+    async fn stream(&self, request: &CompletionRequest) -> Result<CompletionStream, ModelError> {
+        let body = request_body(&self.config.model, request, true);
+        let stream = self
+            .client
+            .chat()
+            .create_stream_byot::<Value, Value>(body)
+            .await
+            .map_err(|e| self.map_error(e))?;
+        let timeout = self.timeout_error();
+        let idle = self.config.request_timeout;
+        // A stream that ends before any finish reason was cut: an error, so
+        // a truncated answer is never taken for a whole one.
+        let chunks = futures::stream::unfold(Some((stream, false)), move |state| {
+            let timeout = timeout.clone();
+            async move {
+                let (mut stream, finished) = state?;
+                match tokio::time::timeout(idle, stream.next()).await {
+                    Err(_) => Some((vec![Err(timeout)], None)),
+                    Ok(None) if finished => None,
+                    Ok(None) => Some((
+                        vec![Err(ModelError::bad_response(
+                            "the stream ended before the model finished its turn",
+                            String::new(),
+                        ))],
+                        None,
+                    )),
+                    Ok(Some(Ok(chunk))) => {
+                        let deltas = chunk_deltas(&chunk);
+                        let finished = finished
+                            || deltas
+                                .iter()
+                                .any(|d| matches!(d, agent_core::StreamDelta::Finish { .. }));
+                        Some((
+                            deltas.into_iter().map(Ok).collect(),
+                            Some((stream, finished)),
+                        ))
+                    }
+                    Ok(Some(Err(e))) => Some((vec![Err(map_openai_error(e, timeout))], None)),
+                }
+            }
+        })
+        .flat_map(futures::stream::iter);
+        Ok(Box::pin(chunks))
+    }
+}

@@ -1,0 +1,132 @@
+//! [`NativeTransport`]: the provider's own function calling. Tool specs go
+//! in `tools=` (with a configurable `tool_choice`), parallel `tool_calls`
+//! are honoured, and every call is answered by exactly one `role: tool`
+//! message with its id (the core answers denied, skipped and cancelled
+//! calls too). Tool calls written into `content` are recognised.
+
+use agent_core::{
+    Completion, CompletionRequest, Decision, Message, Observation, ToolChoice, ToolSpec, Transport,
+    Turn,
+};
+
+use crate::content_calls::calls_in_content;
+
+/// The default system prompt: short, and it tells small models to answer
+/// once a tool has given the result (they otherwise repeat the call).
+pub const DEFAULT_SYSTEM_PROMPT: &str = "You are a helpful assistant. Use the tools when they help. \
+When a tool gives you the result, do not call the tool again: reply with the final answer.";
+
+/// The native tool-calling transport.
+///
+/// ```
+/// use agent_core::{Completion, Decision, ToolCall, Transport};
+/// use agent_native::NativeTransport;
+///
+/// let turn = NativeTransport::new().interpret(Completion::tool_calls(vec![
+///     ToolCall::new("call_1", "calculator", serde_json::json!({"expression": "2+2"})),
+/// ]));
+/// assert!(matches!(turn.decision, Decision::Act(calls) if calls[0].id == "call_1"));
+/// ```
+#[derive(Debug, Clone)]
+pub struct NativeTransport {
+    system_prompt: String,
+    tool_choice: Option<ToolChoice>,
+    tool_names: Vec<String>,
+}
+
+impl Default for NativeTransport {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl NativeTransport {
+    /// The transport with the default system prompt.
+    pub fn new() -> Self {
+        Self {
+            system_prompt: DEFAULT_SYSTEM_PROMPT.to_string(),
+            tool_choice: None,
+            tool_names: Vec::new(),
+        }
+    }
+
+    /// Replaces the system prompt.
+    pub fn with_system_prompt(mut self, prompt: impl Into<String>) -> Self {
+        self.system_prompt = prompt.into();
+        self
+    }
+
+    /// Forces a `tool_choice` on every request (default: the run's choice, `auto`).
+    pub fn with_tool_choice(mut self, choice: ToolChoice) -> Self {
+        self.tool_choice = Some(choice);
+        self
+    }
+
+    /// Only these tool names are recognised in `content` (default: any
+    /// object with `name` and `arguments`).
+    pub fn with_tool_names(mut self, names: Vec<String>) -> Self {
+        self.tool_names = names;
+        self
+    }
+}
+
+impl Transport for NativeTransport {
+    fn name(&self) -> &str {
+        "native"
+    }
+
+    fn opening(&self, task: &str, _tools: &[ToolSpec]) -> Vec<Message> {
+        let mut messages = Vec::with_capacity(2);
+        if !self.system_prompt.is_empty() {
+            messages.push(Message::system(self.system_prompt.clone()));
+        }
+        messages.push(Message::user(task));
+        messages
+    }
+
+    fn prepare(&self, request: &mut CompletionRequest) {
+        if let Some(choice) = &self.tool_choice {
+            if request.tool_choice != ToolChoice::None {
+                request.tool_choice = choice.clone();
+            }
+        }
+    }
+
+    fn interpret(&self, completion: Completion) -> Turn {
+        let mut calls = completion.tool_calls;
+        let mut text = completion.text;
+        if calls.is_empty() && !text.is_empty() {
+            let names: Vec<&str> = self.tool_names.iter().map(String::as_str).collect();
+            let found = calls_in_content(&text, &names);
+            if !found.is_empty() {
+                calls = found;
+                text.clear();
+            }
+        }
+        let decision = if !calls.is_empty() {
+            Decision::Act(calls.clone())
+        } else if text.trim().is_empty() {
+            Decision::Malformed("the reply was empty".into())
+        } else {
+            Decision::Final(text.trim().to_string())
+        };
+        Turn {
+            thought: None,
+            decision,
+            message: Message::assistant_with_calls(text, calls),
+        }
+    }
+
+    fn observations(&self, observations: &[Observation]) -> Vec<Message> {
+        observations
+            .iter()
+            .map(|o| Message::tool(o.call_id.clone(), o.content.clone()))
+            .collect()
+    }
+
+    fn malformed(&self, reason: &str) -> Vec<Message> {
+        vec![Message::user(format!(
+            "Error: {reason}. Call one of the tools, or reply with the final answer."
+        ))]
+    }
+}

@@ -1,0 +1,271 @@
+//! The OpenAI chat-completions wire format, read tolerantly: requests are
+//! built as JSON from the core types; responses and stream chunks are read
+//! from JSON values, accepting missing or extra fields, `content: null` or
+//! content parts, arguments as strings or objects, and missing ids.
+
+use agent_core::{
+    Completion, CompletionRequest, FinishReason, Message, ModelError, Role, StreamDelta, ToolCall,
+    ToolChoice, Usage, parse_arguments,
+};
+use serde_json::{Map, Value, json};
+
+/// The request body for `model`.
+pub fn request_body(model: &str, request: &CompletionRequest, stream: bool) -> Value {
+    let messages: Vec<Value> = request.messages.iter().map(message_json).collect();
+    let mut body = Map::new();
+    body.insert("model".into(), json!(model));
+    body.insert("messages".into(), Value::Array(messages));
+    if !request.tools.is_empty() {
+        let tools: Vec<Value> = request
+            .tools
+            .iter()
+            .map(|t| {
+                // Some servers (llama.cpp) answer 500 without both fields.
+                let parameters = if t.parameters.is_object() {
+                    t.parameters.clone()
+                } else {
+                    json!({"type": "object", "properties": {}})
+                };
+                json!({"type": "function", "function": {
+                    "name": t.name,
+                    "description": if t.description.is_empty() { t.name.as_str() } else { t.description.as_str() },
+                    "parameters": parameters,
+                }})
+            })
+            .collect();
+        body.insert("tools".into(), Value::Array(tools));
+        let choice = match &request.tool_choice {
+            ToolChoice::Auto => json!("auto"),
+            ToolChoice::None => json!("none"),
+            ToolChoice::Required => json!("required"),
+            ToolChoice::Tool(name) => json!({"type": "function", "function": {"name": name}}),
+        };
+        body.insert("tool_choice".into(), choice);
+    }
+    if !request.stop.is_empty() {
+        body.insert("stop".into(), json!(request.stop));
+    }
+    if let Some(max) = request.max_tokens {
+        body.insert("max_tokens".into(), json!(max));
+    }
+    if let Some(t) = request.temperature {
+        body.insert("temperature".into(), json!(t));
+    }
+    body.insert("stream".into(), json!(stream));
+    if stream {
+        body.insert("stream_options".into(), json!({"include_usage": true}));
+    }
+    Value::Object(body)
+}
+
+fn message_json(message: &Message) -> Value {
+    let role = match message.role {
+        Role::System => "system",
+        Role::User => "user",
+        Role::Assistant => "assistant",
+        Role::Tool => "tool",
+    };
+    let mut out = Map::new();
+    out.insert("role".into(), json!(role));
+    if message.role == Role::Assistant && !message.tool_calls.is_empty() {
+        out.insert(
+            "content".into(),
+            if message.content.is_empty() {
+                Value::Null
+            } else {
+                json!(message.content)
+            },
+        );
+        let calls: Vec<Value> = message
+            .tool_calls
+            .iter()
+            .map(|c| {
+                let arguments = match &c.arguments {
+                    Value::String(raw) => raw.clone(),
+                    other => other.to_string(),
+                };
+                json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": arguments}})
+            })
+            .collect();
+        out.insert("tool_calls".into(), Value::Array(calls));
+    } else {
+        out.insert("content".into(), json!(message.content));
+    }
+    if let Some(id) = &message.tool_call_id {
+        out.insert("tool_call_id".into(), json!(id));
+    }
+    Value::Object(out)
+}
+
+/// Text of a `content` field: a string, null, or an array of parts.
+fn content_text(content: Option<&Value>) -> String {
+    match content {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str).or_else(|| p.as_str()))
+            .collect::<Vec<_>>()
+            .join(""),
+        _ => String::new(),
+    }
+}
+
+fn finish_reason(value: Option<&Value>) -> Option<FinishReason> {
+    Some(match value?.as_str()? {
+        "stop" => FinishReason::Stop,
+        "length" => FinishReason::Length,
+        "tool_calls" | "function_call" => FinishReason::ToolCalls,
+        "content_filter" => FinishReason::ContentFilter,
+        other => FinishReason::Other(other.to_string()),
+    })
+}
+
+fn usage(value: Option<&Value>) -> Option<Usage> {
+    let u = value?.as_object()?;
+    let get = |k: &str| u.get(k).and_then(Value::as_u64);
+    let prompt = get("prompt_tokens").unwrap_or(0);
+    let completion = get("completion_tokens").unwrap_or(0);
+    Some(Usage {
+        prompt_tokens: prompt,
+        completion_tokens: completion,
+        total_tokens: get("total_tokens").unwrap_or(prompt + completion),
+    })
+}
+
+fn arguments_text(function: &Value) -> String {
+    match function.get("arguments") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) | None => String::new(),
+        Some(other) => other.to_string(),
+    }
+}
+
+/// Reads a non-streamed response. Anything without a usable choice is a
+/// `BadResponse` that keeps the raw body.
+pub fn parse_response(body: &Value) -> Result<Completion, ModelError> {
+    let raw = || body.to_string();
+    if let Some(error) = body.get("error") {
+        let message = error
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("unknown error");
+        return Err(ModelError::bad_response(
+            format!("the server returned an error: {message}"),
+            raw(),
+        ));
+    }
+    let choice = body
+        .get("choices")
+        .and_then(Value::as_array)
+        .and_then(|c| c.first())
+        .ok_or_else(|| ModelError::bad_response("the response has no choices", raw()))?;
+    let message = choice
+        .get("message")
+        .or_else(|| choice.get("delta"))
+        .ok_or_else(|| ModelError::bad_response("the choice has no message", raw()))?;
+    let text = match (
+        content_text(message.get("content")),
+        choice.get("text").and_then(Value::as_str),
+    ) {
+        (t, Some(legacy)) if t.is_empty() => legacy.to_string(),
+        (t, _) => t,
+    };
+    let calls = message
+        .get("tool_calls")
+        .and_then(Value::as_array)
+        .map(|calls| {
+            calls
+                .iter()
+                .enumerate()
+                .filter_map(|(i, call)| {
+                    let function = call.get("function").unwrap_or(call);
+                    let name = function.get("name").and_then(Value::as_str)?.to_string();
+                    let id = call
+                        .get("id")
+                        .and_then(Value::as_str)
+                        .filter(|s| !s.is_empty())
+                        .map_or_else(|| format!("call_{i}"), str::to_string);
+                    Some(ToolCall::new(
+                        id,
+                        name,
+                        parse_arguments(arguments_text(function)),
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(Completion {
+        text,
+        tool_calls: calls,
+        usage: usage(body.get("usage")),
+        finish_reason: finish_reason(choice.get("finish_reason")),
+    })
+}
+
+/// Reads one stream chunk into deltas.
+pub fn chunk_deltas(chunk: &Value) -> Vec<StreamDelta> {
+    let mut deltas = Vec::new();
+    if let Some(choice) = chunk
+        .get("choices")
+        .and_then(Value::as_array)
+        .and_then(|c| c.first())
+    {
+        if let Some(delta) = choice.get("delta").or_else(|| choice.get("message")) {
+            let text = content_text(delta.get("content"));
+            if !text.is_empty() {
+                deltas.push(StreamDelta::Text { text });
+            }
+            if let Some(calls) = delta.get("tool_calls").and_then(Value::as_array) {
+                for (position, call) in calls.iter().enumerate() {
+                    let index = call
+                        .get("index")
+                        .and_then(Value::as_u64)
+                        .map_or(position, |i| i as usize);
+                    let function = call.get("function").unwrap_or(call);
+                    deltas.push(StreamDelta::ToolCall {
+                        index,
+                        id: call.get("id").and_then(Value::as_str).map(str::to_string),
+                        name: function
+                            .get("name")
+                            .and_then(Value::as_str)
+                            .map(str::to_string),
+                        arguments: arguments_text(function),
+                    });
+                }
+            }
+        }
+        if let Some(reason) = finish_reason(choice.get("finish_reason")) {
+            deltas.push(StreamDelta::Finish { reason });
+        }
+    }
+    if let Some(usage) = usage(chunk.get("usage")) {
+        deltas.push(StreamDelta::Usage { usage });
+    }
+    deltas
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tolerant_reading_of_odd_responses() {
+        let odd = json!({"choices": [{"message": {"content": null, "tool_calls": [
+            {"function": {"name": "add", "arguments": {"a": 1}}},
+            {"id": "", "type": "function", "function": {"name": "bad", "arguments": "{not json"}}
+        ]}, "extra": true}]});
+        let c = parse_response(&odd).unwrap();
+        assert_eq!(c.text, "");
+        assert_eq!(c.tool_calls[0].id, "call_0");
+        assert_eq!(c.tool_calls[0].arguments, json!({"a": 1}));
+        assert_eq!(c.tool_calls[1].arguments, json!("{not json"));
+        assert!(c.usage.is_none());
+        let parts =
+            json!({"choices": [{"message": {"content": [{"type": "text", "text": "hi"}]}}]});
+        assert_eq!(parse_response(&parts).unwrap().text, "hi");
+        let empty = json!({"id": "x"});
+        assert!(
+            matches!(parse_response(&empty), Err(ModelError::BadResponse { raw, .. }) if raw.contains("\"id\""))
+        );
+    }
+}
