@@ -1,33 +1,87 @@
 //! `cargo xtask`: developer tasks for agentloop.
 //!
 //! - `demo`: runs the offline scripted demo (no key, no server).
+//! - `live`: starts the local model server from `../shared/tools/local-llm`
+//!   and runs the live tests against it with both transports.
 
+use std::path::Path;
 use std::process::{Command, ExitCode};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        Some("demo") | None => cargo(&[
-            "run",
-            "--quiet",
-            "--package",
-            "agent-core",
-            "--features",
-            "testing",
-            "--example",
-            "scripted_run",
-        ]),
+        Some("demo") | None => cargo(
+            &[
+                "run",
+                "--quiet",
+                "--package",
+                "agent-core",
+                "--features",
+                "testing",
+                "--example",
+                "scripted_run",
+            ],
+            &[],
+        ),
+        Some("live") => live(),
         Some(other) => {
-            eprintln!("xtask: unknown task `{other}` (available: demo)");
+            eprintln!("xtask: unknown task `{other}` (available: demo, live)");
             ExitCode::from(2)
         }
     }
 }
 
-/// Runs cargo with `args`, passing its exit status on.
-fn cargo(args: &[&str]) -> ExitCode {
+/// Starts the local LLM server and runs the live tests against it.
+fn live() -> ExitCode {
+    let script = Path::new("../shared/tools/local-llm/start.sh");
+    if !script.exists() {
+        eprintln!(
+            "xtask live: {} not found (it ships with the project's shared tools)",
+            script.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let output = match Command::new(script).arg("8088").output() {
+        Ok(output) if output.status.success() => output,
+        Ok(output) => {
+            eprintln!(
+                "xtask live: the model server did not start:\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            return ExitCode::FAILURE;
+        }
+        Err(err) => {
+            eprintln!("xtask live: cannot run {}: {err}", script.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let url = String::from_utf8_lossy(&output.stdout).trim().to_string();
+    eprintln!("xtask live: model server at {url}");
+    cargo(
+        &[
+            "test",
+            "--package",
+            "agent-native",
+            "--test",
+            "live",
+            "--",
+            "--nocapture",
+            "--test-threads",
+            "1",
+        ],
+        &[("AGENT_LIVE_BASE_URL", url.as_str())],
+    )
+}
+
+/// Runs cargo with `args` and `env`, passing its exit status on.
+fn cargo(args: &[&str], env: &[(&str, &str)]) -> ExitCode {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    match Command::new(cargo).args(args).status() {
+    let mut command = Command::new(cargo);
+    command.args(args);
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    match command.status() {
         Ok(status) if status.success() => ExitCode::SUCCESS,
         Ok(_) => ExitCode::FAILURE,
         Err(err) => {
