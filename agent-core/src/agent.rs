@@ -416,6 +416,7 @@ impl Agent {
             task: run.task().to_string(),
             transport: self.transport.name().to_string(),
             tools: run.tools().iter().map(|t| t.name.clone()).collect(),
+            budget: run.budget().clone(),
         }
     }
 

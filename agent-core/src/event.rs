@@ -20,6 +20,9 @@ pub enum Event {
         transport: String,
         /// Names of the tools offered.
         tools: Vec<String>,
+        /// The run's budget (so a trace can be replayed under the same limits).
+        #[serde(default)]
+        budget: crate::Budget,
     },
     /// A request is about to be sent to the model.
     ModelRequestStarted {

@@ -133,16 +133,21 @@ async fn serve(
         let Some(body) = read_request(&mut socket).await? else {
             return Ok(());
         };
+        let request: serde_json::Value =
+            serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null);
+        let wants_stream = request["stream"] == true;
         if let Ok(mut seen) = seen.lock() {
-            seen.push(serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null));
+            seen.push(request);
         }
         let next = queue.lock().ok().and_then(|mut q| q.pop_front());
-        match next.unwrap_or_else(|| {
+        let next = next.unwrap_or_else(|| {
             Canned::status(
                 500,
                 "{\"error\":{\"message\":\"no more canned responses\"}}",
             )
-        }) {
+        });
+        let next = if wants_stream { as_stream(next) } else { next };
+        match next {
             Canned::Body {
                 status,
                 headers,
@@ -182,6 +187,59 @@ async fn serve(
             }
         }
     }
+}
+
+/// A successful canned completion becomes the SSE chunks a streaming
+/// server would send (so one script serves both modes).
+fn as_stream(canned: Canned) -> Canned {
+    let Canned::Body {
+        status: 200, body, ..
+    } = &canned
+    else {
+        return canned;
+    };
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(body) else {
+        return canned;
+    };
+    let choice = &value["choices"][0];
+    let message = &choice["message"];
+    if message.is_null() {
+        return canned;
+    }
+    let mut events = Vec::new();
+    if let Some(text) = message["content"].as_str() {
+        // Two pieces, to exercise accumulation.
+        let mid = text
+            .char_indices()
+            .nth(text.chars().count() / 2)
+            .map_or(0, |(i, _)| i);
+        for piece in [&text[..mid], &text[mid..]] {
+            if !piece.is_empty() {
+                events.push(
+                    serde_json::json!({"choices": [{"index": 0, "delta": {"content": piece}}]})
+                        .to_string(),
+                );
+            }
+        }
+    }
+    if let Some(calls) = message["tool_calls"].as_array() {
+        for (index, call) in calls.iter().enumerate() {
+            let mut delta = call.clone();
+            delta["index"] = serde_json::json!(index);
+            events.push(
+                serde_json::json!({"choices": [{"index": 0, "delta": {"tool_calls": [delta]}}]})
+                    .to_string(),
+            );
+        }
+    }
+    events.push(
+        serde_json::json!({"choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]})
+            .to_string(),
+    );
+    if !value["usage"].is_null() {
+        events.push(serde_json::json!({"choices": [], "usage": value["usage"]}).to_string());
+    }
+    Canned::Sse { events, cut: false }
 }
 
 /// Reads one request; returns its body, or `None` at end of connection.

@@ -1,6 +1,7 @@
 //! `cargo xtask`: developer tasks for agentloop.
 //!
-//! - `demo`: runs the offline scripted demo (no key, no server).
+//! - `demo [--transport text|native] [--scene NAME]`: the offline demo
+//!   (`agent demo`: scripted scenes, no key, no server).
 //! - `live`: starts the local model server from `../shared/tools/local-llm`
 //!   and runs the live tests against it with both transports.
 
@@ -10,19 +11,21 @@ use std::process::{Command, ExitCode};
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        Some("demo") | None => cargo(
-            &[
+        Some("demo") | None => {
+            // The demo is the CLI's own `agent demo`: the same live view as a real run.
+            let mut command = vec![
                 "run",
                 "--quiet",
                 "--package",
-                "agent-core",
-                "--features",
-                "testing",
-                "--example",
-                "scripted_run",
-            ],
-            &[],
-        ),
+                "agent-cli",
+                "--bin",
+                "agent",
+                "--",
+                "demo",
+            ];
+            command.extend(args.iter().skip(1).map(String::as_str));
+            cargo(&command, &[])
+        }
         Some("live") => live(),
         Some(other) => {
             eprintln!("xtask: unknown task `{other}` (available: demo, live)");

@@ -1,0 +1,162 @@
+//! `agent replay`: prints a trace as the live view would; `--verify`
+//! re-runs it with `ReplayModel`, the recorded transport, tools and budget,
+//! and reports whether the outcome is identical.
+
+use std::sync::{Arc, Mutex};
+
+use agent_core::{
+    Agent, Event, EventSink, ReplayModel, RunControl, StopReason, TraceRecord, read_trace,
+};
+use agent_tools::builtin;
+
+use crate::cli::{ReplayArgs, TransportKind};
+use crate::exit::{CliError, FAILURE, OK};
+use crate::setup;
+use crate::view::LiveView;
+
+/// What a run did, as its events tell.
+#[derive(Debug, Default, PartialEq)]
+struct Summary {
+    answer: Option<String>,
+    stop: Option<StopReason>,
+    steps: u32,
+    tool_calls: u32,
+    observations: Vec<String>,
+}
+
+fn summarize<'a>(events: impl Iterator<Item = &'a Event>) -> Summary {
+    let mut summary = Summary::default();
+    for event in events {
+        match event {
+            Event::FinalAnswer { answer } => summary.answer = Some(answer.clone()),
+            Event::Observation { observation } => {
+                summary.observations.push(observation.content.clone())
+            }
+            Event::Stopped {
+                reason,
+                steps,
+                tool_calls,
+                ..
+            } => {
+                summary.stop = Some(reason.clone());
+                summary.steps = *steps;
+                summary.tool_calls = *tool_calls;
+            }
+            _ => {}
+        }
+    }
+    summary
+}
+
+#[derive(Default)]
+struct Collect(Mutex<Vec<Event>>);
+
+impl EventSink for Collect {
+    fn emit(&self, event: &Event) {
+        if let Ok(mut events) = self.0.lock() {
+            events.push(event.clone());
+        }
+    }
+}
+
+/// Prints (and optionally verifies) a trace.
+pub async fn replay(args: &ReplayArgs) -> Result<u8, CliError> {
+    let records = read_trace(&args.file).map_err(|e| CliError::Failure(e.to_string()))?;
+    let view = LiveView::new();
+    for record in &records {
+        view.emit(&record.event);
+    }
+    view.finish();
+    if !args.verify {
+        return Ok(OK);
+    }
+    verify(&records, args).await
+}
+
+fn tool_groups(tools: &[String]) -> Result<(Vec<&'static str>, bool), CliError> {
+    let mut groups = Vec::new();
+    let mut writes = false;
+    for tool in tools {
+        let group = match tool.as_str() {
+            "calculator" => "calculator",
+            "search" => "search",
+            "read_file" | "grep" | "search_files" => "files",
+            "write_file" | "edit_file" => {
+                writes = true;
+                "files"
+            }
+            other => {
+                return Err(CliError::Failure(format!(
+                    "cannot verify: the trace uses the tool `{other}`, which the CLI does not provide"
+                )));
+            }
+        };
+        if !groups.contains(&group) {
+            groups.push(group);
+        }
+    }
+    Ok((groups, !writes))
+}
+
+async fn verify(records: &[TraceRecord], args: &ReplayArgs) -> Result<u8, CliError> {
+    let Some((task, transport, tools, budget)) = records.iter().find_map(|r| match &r.event {
+        Event::RunStarted {
+            task,
+            transport,
+            tools,
+            budget,
+        } => Some((
+            task.clone(),
+            transport.clone(),
+            tools.clone(),
+            budget.clone(),
+        )),
+        _ => None,
+    }) else {
+        return Err(CliError::Failure(
+            "cannot verify: the trace has no run_started record".into(),
+        ));
+    };
+    let kind = match transport.as_str() {
+        "text" => TransportKind::Text,
+        "native" => TransportKind::Native,
+        other => {
+            return Err(CliError::Failure(format!(
+                "cannot verify: unknown transport `{other}`"
+            )));
+        }
+    };
+    let (groups, read_only) = tool_groups(&tools)?;
+    let toolbox = builtin::registry(&groups, Some(&args.dir), read_only)
+        .map_err(|e| CliError::Failure(e.to_string()))?
+        .allow_all();
+    let agent = Agent::builder()
+        .model(ReplayModel::from_records(records))
+        .transport_arc(setup::transport(kind))
+        .toolbox(toolbox)
+        .budget(budget)
+        .build()
+        .map_err(|e| CliError::Failure(e.to_string()))?;
+    let collect = Arc::new(Collect::default());
+    let control = RunControl::default().with_sink(Arc::clone(&collect) as Arc<dyn EventSink>);
+    agent.run_with(task, &control).await;
+    let recorded = summarize(records.iter().map(|r| &r.event));
+    let events = collect.0.lock().map(|e| e.clone()).unwrap_or_default();
+    let replayed = summarize(events.iter());
+    if recorded == replayed {
+        println!(
+            "verify: identical — stop {}, steps {}, tool calls {}, {} observations",
+            recorded
+                .stop
+                .as_ref()
+                .map_or("none".to_string(), |s| s.to_string()),
+            recorded.steps,
+            recorded.tool_calls,
+            recorded.observations.len()
+        );
+        Ok(OK)
+    } else {
+        println!("verify: differs\n  recorded: {recorded:?}\n  replayed: {replayed:?}");
+        Ok(FAILURE)
+    }
+}

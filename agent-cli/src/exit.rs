@@ -1,0 +1,65 @@
+//! Exit codes and the one-line errors of `agent`.
+//!
+//! | code | meaning |
+//! |---|---|
+//! | 0 | the run ended with a final answer (or the command succeeded) |
+//! | 1 | a failure: unreadable file, tool error in `agent call`, replay mismatch |
+//! | 2 | bad usage: flags, missing model configuration |
+//! | 3 | a budget stopped the run (steps, tool calls, tokens, time, loop, malformed) |
+//! | 4 | the model failed (HTTP error, timeout, bad response, unreachable) |
+//! | 5 | a hook halted the run |
+//! | 130 | cancelled (Ctrl-C) |
+
+use std::process::ExitCode;
+
+use agent_core::StopReason;
+
+/// Success.
+pub const OK: u8 = 0;
+/// A failure.
+pub const FAILURE: u8 = 1;
+/// Bad usage.
+pub const USAGE: u8 = 2;
+/// A budget stop.
+pub const BUDGET: u8 = 3;
+/// A model error.
+pub const MODEL: u8 = 4;
+/// Halted by a hook.
+pub const HALTED: u8 = 5;
+/// Cancelled.
+pub const CANCELLED: u8 = 130;
+
+/// The exit code for a run's stop reason.
+pub fn for_stop(reason: &StopReason) -> u8 {
+    match reason {
+        StopReason::FinalAnswer => OK,
+        StopReason::Model(_) => MODEL,
+        StopReason::Cancelled => CANCELLED,
+        StopReason::Halted(_) => HALTED,
+        _ => BUDGET,
+    }
+}
+
+/// An error that ends the command with one line and a code.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Bad usage.
+    #[error("{0}")]
+    Usage(String),
+    /// Anything else.
+    #[error("{0}")]
+    Failure(String),
+}
+
+impl CliError {
+    /// The process exit code.
+    pub fn code(&self) -> ExitCode {
+        ExitCode::from(match self {
+            Self::Usage(_) => USAGE,
+            Self::Failure(_) => FAILURE,
+        })
+    }
+}
+
+/// The message printed when no model is configured.
+pub const NO_MODEL: &str = "no model configured: set OPENAI_BASE_URL and AGENT_MODEL (or pass --base-url and --model); for an offline demo, run `cargo xtask demo`";
