@@ -2,8 +2,8 @@
 //!
 //! - `demo [--transport text|native] [--scene NAME]`: the offline demo
 //!   (`agent demo`: scripted scenes, no key, no server).
-//! - `live`: starts the local model server from `../shared/tools/local-llm`
-//!   and runs the live tests against it with both transports.
+//! - `live`: starts the local model server from `../shared/tools/local-llm`,
+//!   runs the live tests against it, then `agent run` with both transports.
 
 use std::path::Path;
 use std::process::{Command, ExitCode};
@@ -60,20 +60,52 @@ fn live() -> ExitCode {
     };
     let url = String::from_utf8_lossy(&output.stdout).trim().to_string();
     eprintln!("xtask live: model server at {url}");
-    cargo(
-        &[
-            "test",
+    let live_tests = [
+        "test",
+        "--package",
+        "agent-native",
+        "--test",
+        "live",
+        "--",
+        "--nocapture",
+        "--test-threads",
+        "1",
+    ];
+    let tests = cargo(&live_tests, &[("AGENT_LIVE_BASE_URL", url.as_str())]);
+    if tests != ExitCode::SUCCESS {
+        return tests;
+    }
+    // The product as a user meets it: `agent run` with both transports.
+    for transport in ["text", "native"] {
+        eprintln!("\nxtask live: agent run --transport {transport}");
+        let run = [
+            "run",
+            "--quiet",
             "--package",
-            "agent-native",
-            "--test",
-            "live",
+            "agent-cli",
+            "--bin",
+            "agent",
             "--",
-            "--nocapture",
-            "--test-threads",
-            "1",
-        ],
-        &[("AGENT_LIVE_BASE_URL", url.as_str())],
-    )
+            "run",
+            "What is (17 * 83) + (12 ** 3)?",
+            "--transport",
+            transport,
+            "--tools",
+            "calculator",
+            "--base-url",
+            url.as_str(),
+            "--model",
+            "qwen2.5-coder-1.5b-instruct",
+            "--max-steps",
+            "6",
+        ];
+        let status = cargo(&run, &[]);
+        if status != ExitCode::SUCCESS {
+            eprintln!("xtask live: `agent run --transport {transport}` did not end with an answer");
+            return status;
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 /// Runs cargo with `args` and `env`, passing its exit status on.

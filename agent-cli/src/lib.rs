@@ -1,3 +1,0 @@
-//! The agent command-line program: run, chat, parse, replay, tools and call.
-//!
-//! This crate is being built; see the project's issues.
