@@ -21,10 +21,10 @@ use crate::hook::{Hook, HookAction};
 use crate::message::{Completion, CompletionRequest, FinishReason, ToolCall};
 use crate::model::{Complete, CompletionAccumulator, ModelError, StreamDelta};
 use crate::outcome::{Outcome, StopReason};
-use crate::run::{RequestOptions, Run, RunError, Step};
+use crate::run::{RequestOptions, Run, RunError, Step, TurnKind};
 use crate::tool::{Observation, ToolError, ToolErrorKind, Toolbox};
 use crate::trace::now_ms;
-use crate::transport::{Decision, Transport};
+use crate::transport::Transport;
 
 /// A configuration the agent cannot run with.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -448,7 +448,7 @@ impl Agent {
                         step: step_no,
                         messages: request.messages.len(),
                     });
-                    let started = Instant::now();
+                    let started = emitter.active().then(Instant::now);
                     let result = self
                         .interruptible(run, control, self.call_model(request, emitter))
                         .await;
@@ -458,20 +458,20 @@ impl Agent {
                             emitter.emit(|| Event::ModelResponded {
                                 step: step_no,
                                 completion: completion.clone(),
-                                duration_ms: millis(started.elapsed()),
+                                duration_ms: started.map_or(0, |t| millis(t.elapsed())),
                             });
                             let report = run.model_turn(completion, transport, now)?;
                             if let Some(thought) = report.thought {
                                 emitter.emit(|| Event::Thought { text: thought });
                             }
-                            match report.decision {
-                                Decision::Final(answer) => {
+                            match report.kind {
+                                TurnKind::Final(answer) => {
                                     emitter.emit(|| Event::FinalAnswer { answer })
                                 }
-                                Decision::Malformed(reason) => {
+                                TurnKind::Malformed(reason) => {
                                     emitter.emit(|| Event::Malformed { reason })
                                 }
-                                Decision::Act(_) => {}
+                                TurnKind::Act(_) => {}
                             }
                         }
                         Interrupted::Finished(Err(error)) => run.model_error(error, now)?,
@@ -503,13 +503,25 @@ impl Agent {
     }
 
     /// Runs `work` unless the run is cancelled or its wall clock runs out first.
+    /// Work that finishes on its first poll (the common case for fast
+    /// models and tools) never touches the timer or the cancellation token.
     async fn interruptible<T>(
         &self,
         run: &Run,
         control: &RunControl,
         work: impl Future<Output = T>,
     ) -> Interrupted<T> {
-        let deadline = run.remaining_ms(now_ms()).map(Duration::from_millis);
+        if control.cancel.is_cancelled() {
+            return Interrupted::Cancelled;
+        }
+        let mut work = std::pin::pin!(work);
+        if let Poll::Ready(value) = futures::poll!(work.as_mut()) {
+            return Interrupted::Finished(value);
+        }
+        let deadline = match run.budget().timeout {
+            Some(_) => run.remaining_ms(now_ms()).map(Duration::from_millis),
+            None => None,
+        };
         let timed = async {
             match deadline {
                 Some(left) => match tokio::time::timeout(left, work).await {
@@ -656,14 +668,20 @@ impl Agent {
         emitter: &Emitter<'_>,
     ) -> Observation {
         emitter.emit(|| Event::ToolCallStarted { call: call.clone() });
-        let started = Instant::now();
+        let started = emitter.active().then(Instant::now);
         let result = match denied {
             Some(err) => Err(err),
             None => self.call_guarded(&call).await,
         };
+        if !emitter.active() {
+            return match result {
+                Ok(output) => Observation::ok(&call, output),
+                Err(err) => Observation::error(&call, &err),
+            };
+        }
         let observation = Observation::from_result(&call, &result);
-        if emitter.active() {
-            let duration_ms = millis(started.elapsed());
+        {
+            let duration_ms = started.map_or(0, |t| millis(t.elapsed()));
             emitter.emit(|| Event::ToolCallFinished {
                 call_id: call.id.clone(),
                 tool: call.name.clone(),

@@ -25,7 +25,7 @@ pub fn write_canonical(value: &Value, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                let _ = write!(out, "{}", Value::String(key.clone()));
+                write_json_string(key, out);
                 out.push(':');
                 if let Some(v) = map.get(key) {
                     write_canonical(v, out);
@@ -43,10 +43,32 @@ pub fn write_canonical(value: &Value, out: &mut String) {
             }
             out.push(']');
         }
-        scalar => {
-            let _ = write!(out, "{scalar}");
+        Value::String(s) => write_json_string(s, out),
+        Value::Number(n) => {
+            let _ = write!(out, "{n}");
+        }
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Null => out.push_str("null"),
+    }
+}
+
+/// Writes `s` as a JSON string literal.
+fn write_json_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
         }
     }
+    out.push('"');
 }
 
 #[cfg(test)]
@@ -60,5 +82,15 @@ mod tests {
         let b = canonical_call_key("add", &json!({"b": {"x": [1, 2], "y": 2}, "a": 1}));
         assert_eq!(a, b);
         assert_ne!(a, canonical_call_key("add", &json!({"a": 2, "b": 1})));
+    }
+
+    #[test]
+    fn canonical_output_is_valid_json() {
+        let value = json!({"z\"q": "line\nbreak \\ \u{1}", "a": [1, 2.5, true, null, {"k": "v"}]});
+        let mut out = String::new();
+        write_canonical(&value, &mut out);
+        let back: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(back, value);
+        assert!(out.starts_with("{\"a\":"));
     }
 }

@@ -92,7 +92,7 @@ pub use model::{
 };
 pub use outcome::{Outcome, StopReason};
 pub use replay::ReplayModel;
-pub use run::{RUN_FORMAT_VERSION, RequestOptions, Run, RunError, Step, TurnReport};
+pub use run::{RUN_FORMAT_VERSION, RequestOptions, Run, RunError, Step, TurnKind, TurnReport};
 pub use tokio_util::sync::CancellationToken;
 pub use tool::{Observation, Tool, ToolError, ToolErrorKind, ToolOutput, Toolbox};
 pub use trace::{TRACE_FORMAT_VERSION, TraceError, TraceRecord, TraceWriter, read_trace};

@@ -128,8 +128,19 @@ enum Phase {
 pub struct TurnReport {
     /// The model's reasoning, when the transport could tell.
     pub thought: Option<String>,
-    /// The decision, after the run's checks (e.g. an empty action list is malformed).
-    pub decision: Decision,
+    /// What the turn was, after the run's checks (e.g. an empty action list is malformed).
+    pub kind: TurnKind,
+}
+
+/// The kind of an interpreted turn.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TurnKind {
+    /// A final answer.
+    Final(String),
+    /// This many tool calls.
+    Act(usize),
+    /// Malformed output, with the reason.
+    Malformed(String),
 }
 
 /// One ReAct run as a state machine. See the crate docs for the loop.
@@ -483,8 +494,7 @@ impl Run {
     fn push(&mut self, message: Message) {
         let mut tokens = MESSAGE_OVERHEAD_TOKENS + self.estimator.0.estimate(&message.content);
         for call in &message.tool_calls {
-            tokens += self.estimator.0.estimate(&call.name)
-                + self.estimator.0.estimate(&call.arguments.to_string());
+            tokens += self.estimator.0.estimate(&call.name) + json_len(&call.arguments).div_ceil(4);
         }
         self.estimates.push(tokens);
         self.window_tokens += tokens;
@@ -512,7 +522,7 @@ impl Run {
             None => {
                 let mut generated = self.estimator.0.estimate(&completion.text);
                 for call in &completion.tool_calls {
-                    generated += self.estimator.0.estimate(&call.arguments.to_string());
+                    generated += json_len(&call.arguments).div_ceil(4);
                 }
                 Usage::new(self.last_request_tokens, generated)
             }
@@ -523,7 +533,11 @@ impl Run {
         self.check_decision(&mut turn.decision, &mut turn.message);
         let report = TurnReport {
             thought: turn.thought.clone(),
-            decision: turn.decision.clone(),
+            kind: match &turn.decision {
+                Decision::Final(answer) => TurnKind::Final(answer.clone()),
+                Decision::Act(calls) => TurnKind::Act(calls.len()),
+                Decision::Malformed(reason) => TurnKind::Malformed(reason.clone()),
+            },
         };
         self.push(turn.message);
 
@@ -814,6 +828,25 @@ impl Run {
             Phase::Finished => "nothing (the run is finished)",
         };
         RunError::UnexpectedInput { expected, got }
+    }
+}
+
+/// The length of `value` as compact JSON, approximately (strings are not
+/// escaped), without serializing it.
+fn json_len(value: &serde_json::Value) -> u64 {
+    use serde_json::Value;
+    match value {
+        Value::Null => 4,
+        Value::Bool(_) => 5,
+        Value::Number(_) => 8,
+        Value::String(s) => s.len() as u64 + 2,
+        Value::Array(items) => 2 + items.iter().map(|v| json_len(v) + 1).sum::<u64>(),
+        Value::Object(map) => {
+            2 + map
+                .iter()
+                .map(|(k, v)| k.len() as u64 + 4 + json_len(v))
+                .sum::<u64>()
+        }
     }
 }
 

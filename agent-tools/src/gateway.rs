@@ -364,8 +364,13 @@ impl Toolbox for ToolSet {
         let arguments = bind_arguments(entry, &call.arguments)?;
         entry.validator.check(&arguments)?;
         let timeout = entry.timeout.unwrap_or(self.default_timeout);
-        let work = AssertUnwindSafe(entry.tool.call(arguments)).catch_unwind();
-        let output = match tokio::time::timeout(timeout, work).await {
+        let mut work = std::pin::pin!(AssertUnwindSafe(entry.tool.call(arguments)).catch_unwind());
+        // A tool that finishes on its first poll needs no timer.
+        let finished = match futures::poll!(work.as_mut()) {
+            std::task::Poll::Ready(result) => Ok(result),
+            std::task::Poll::Pending => tokio::time::timeout(timeout, work).await,
+        };
+        let output = match finished {
             Err(_) => {
                 return Err(ToolError::new(
                     ToolErrorKind::Timeout,

@@ -89,6 +89,9 @@ impl ArgsValidator {
 
     /// Validates `arguments`; the error names each offending field.
     pub(crate) fn check(&self, arguments: &Value) -> Result<(), ToolError> {
+        if self.validator.is_valid(arguments) {
+            return Ok(());
+        }
         let mut problems: Vec<String> = Vec::new();
         let mut total = 0usize;
         for error in self.validator.iter_errors(arguments) {

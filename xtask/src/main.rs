@@ -2,8 +2,11 @@
 //!
 //! - `demo [--transport text|native] [--scene NAME]`: the offline demo
 //!   (`agent demo`: scripted scenes, no key, no server).
+//! - `bench [--json]`: the peer workload through the real agent (see `bench.rs`).
 //! - `live`: starts the local model server from `../shared/tools/local-llm`,
 //!   runs the live tests against it, then `agent run` with both transports.
+
+mod bench;
 
 use std::path::Path;
 use std::process::{Command, ExitCode};
@@ -27,8 +30,15 @@ fn main() -> ExitCode {
             cargo(&command, &[])
         }
         Some("live") => live(),
+        Some("bench") => match bench::run(args.iter().any(|a| a == "--json")) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(err) => {
+                eprintln!("xtask bench: {err}");
+                ExitCode::FAILURE
+            }
+        },
         Some(other) => {
-            eprintln!("xtask: unknown task `{other}` (available: demo, live)");
+            eprintln!("xtask: unknown task `{other}` (available: demo, live, bench)");
             ExitCode::from(2)
         }
     }
