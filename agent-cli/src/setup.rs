@@ -4,12 +4,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use agent_core::{Budget, Transport};
+use agent_core::{Agent, AgentBuilder, Budget, RequestOptions, Transport};
 use agent_native::{DEFAULT_BASE_URL, NativeTransport, OpenAiCompatible, ProviderConfig};
 use agent_text::TextTransport;
 use agent_tools::{ToolRegistry, ToolSet, builtin};
 
 use crate::cli::{BudgetArgs, ModelArgs, ToolArgs, TransportKind};
+
+/// Tokens generated per request at most (local servers need a cap).
+pub const MAX_GENERATED_TOKENS: u32 = 1024;
 use crate::exit::{CliError, NO_MODEL};
 
 /// The provider for these flags, or the one-line "no model" error.
@@ -76,4 +79,27 @@ pub fn budget(args: &BudgetArgs) -> Result<Budget, CliError> {
         .validate()
         .map_err(|e| CliError::Usage(e.to_string()))?;
     Ok(budget)
+}
+
+/// An agent builder for a run from the flags: model, transport, tools,
+/// budget, streaming and the generation cap.
+pub fn agent_builder(
+    model_args: &ModelArgs,
+    tool_args: &ToolArgs,
+    budget_args: &BudgetArgs,
+    kind: TransportKind,
+) -> Result<AgentBuilder, CliError> {
+    let budget = budget(budget_args)?;
+    let provider = model(model_args, budget.timeout.unwrap_or_default())?;
+    let toolbox = tools(tool_args, budget.tool_timeout.unwrap_or_default())?;
+    Ok(Agent::builder()
+        .model(provider)
+        .transport_arc(transport(kind))
+        .toolbox(toolbox)
+        .budget(budget)
+        .streaming(!model_args.no_stream)
+        .request_options(RequestOptions {
+            max_tokens: Some(MAX_GENERATED_TOKENS),
+            ..RequestOptions::default()
+        }))
 }

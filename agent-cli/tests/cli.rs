@@ -420,3 +420,45 @@ async fn the_live_view_in_a_pseudo_terminal() {
         );
     }
 }
+
+#[tokio::test]
+async fn chat_keeps_the_conversation_and_obeys_its_commands() {
+    let server = CannedServer::start(vec![
+        Canned::text("Thought: easy\nFinal Answer: Paris"),
+        Canned::tool_calls(&[("c", "calculator", r#"{"expression": "2100000 * 2"}"#)]),
+        Canned::text("4200000"),
+    ])
+    .await
+    .unwrap();
+    let url = server.url().to_string();
+    let out = tokio::task::spawn_blocking(move || {
+        use std::io::Write;
+        let mut child = agent()
+            .args(["chat", "--base-url", &url, "--model", "m"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let script = "What is the capital of France?\n/transport native\n/tools calculator\nTwice its population?\n/reset\n/exit\nnever sent\n";
+        child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+        child.wait_with_output().unwrap()
+    })
+    .await
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout).lines().collect::<Vec<_>>(),
+        ["Paris", "4200000"]
+    );
+    let requests = server.requests();
+    assert_eq!(requests.len(), 3, "nothing is sent after /exit");
+    assert!(requests[0]["tools"].is_null(), "text transport first");
+    let second_task = requests[1]["messages"][1]["content"].as_str().unwrap();
+    assert!(
+        second_task.contains("Q: What is the capital of France?\nA: Paris"),
+        "{second_task}"
+    );
+    assert_eq!(requests[1]["tools"][0]["function"]["name"], "calculator");
+    assert_eq!(requests[1]["tools"].as_array().unwrap().len(), 1);
+}

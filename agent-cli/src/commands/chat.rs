@@ -4,11 +4,11 @@
 
 use std::io::{IsTerminal, Write};
 
-use agent_core::{Agent, RequestOptions};
+use agent_core::Agent;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 use crate::cli::{ChatArgs, RUN_TOOLS, TransportKind};
-use crate::commands::run::{MAX_GENERATED_TOKENS, run_cancellable};
+use crate::commands::run::run_cancellable;
 use crate::exit::{CliError, OK};
 use crate::setup;
 use crate::view::LiveView;
@@ -89,19 +89,7 @@ pub async fn chat(mut args: ChatArgs) -> Result<u8, CliError> {
 }
 
 fn build(args: &ChatArgs) -> Result<Agent, CliError> {
-    let budget = setup::budget(&args.budget)?;
-    let model = setup::model(&args.model, budget.timeout.unwrap_or_default())?;
-    let tools = setup::tools(&args.tools, budget.tool_timeout.unwrap_or_default())?;
-    Agent::builder()
-        .model(model)
-        .transport_arc(setup::transport(args.transport))
-        .toolbox(tools)
-        .budget(budget)
-        .streaming(!args.model.no_stream)
-        .request_options(RequestOptions {
-            max_tokens: Some(MAX_GENERATED_TOKENS),
-            ..RequestOptions::default()
-        })
+    setup::agent_builder(&args.model, &args.tools, &args.budget, args.transport)?
         .build()
         .map_err(|e| CliError::Usage(e.to_string()))
 }

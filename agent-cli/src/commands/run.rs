@@ -4,33 +4,16 @@
 use std::io::IsTerminal;
 use std::sync::Arc;
 
-use agent_core::{
-    Agent, CancellationToken, EventSink, Outcome, RequestOptions, RunControl, TraceWriter,
-};
+use agent_core::{Agent, CancellationToken, EventSink, Outcome, RunControl, TraceWriter};
 
 use crate::cli::RunArgs;
 use crate::exit::{CliError, for_stop};
 use crate::setup;
 use crate::view::LiveView;
 
-/// Tokens generated per request at most (local servers need a cap).
-pub const MAX_GENERATED_TOKENS: u32 = 1024;
-
 /// Runs the task; returns the exit code.
 pub async fn run(args: RunArgs) -> Result<u8, CliError> {
-    let budget = setup::budget(&args.budget)?;
-    let model = setup::model(&args.model, budget.timeout.unwrap_or_default())?;
-    let tools = setup::tools(&args.tools, budget.tool_timeout.unwrap_or_default())?;
-    let mut builder = Agent::builder()
-        .model(model)
-        .transport_arc(setup::transport(args.transport))
-        .toolbox(tools)
-        .budget(budget)
-        .streaming(!args.model.no_stream)
-        .request_options(RequestOptions {
-            max_tokens: Some(MAX_GENERATED_TOKENS),
-            ..RequestOptions::default()
-        });
+    let mut builder = setup::agent_builder(&args.model, &args.tools, &args.budget, args.transport)?;
     if let Some(path) = &args.trace {
         let writer = TraceWriter::create(path).map_err(|e| CliError::Failure(e.to_string()))?;
         builder = builder.sink(Arc::new(writer));
