@@ -382,6 +382,34 @@ impl Agent {
     /// Drives `run` until it is done, or, with `control.pause_before_tools`,
     /// until it is about to run a new round of tool calls. A run that is
     /// already waiting for tools (e.g. one resumed after a pause) runs them.
+    ///
+    /// ```
+    /// use agent_core::testing::{ScriptedModel, TestTransport};
+    /// use agent_core::{Agent, Progress, Run, RunControl, ToolCall, ToolError, ToolOutput, ToolSpec, Toolbox};
+    ///
+    /// struct Echo;
+    /// #[async_trait::async_trait]
+    /// impl Toolbox for Echo {
+    ///     fn specs(&self) -> Vec<ToolSpec> { vec![] }
+    ///     async fn call(&self, call: &ToolCall) -> Result<ToolOutput, ToolError> {
+    ///         Ok(ToolOutput::new(call.arguments.to_string()))
+    ///     }
+    /// }
+    /// let model = ScriptedModel::new().call("c1", "echo", serde_json::json!({"x": 1})).text("done");
+    /// let agent = Agent::builder().model(model).transport(TestTransport).toolbox(Echo).build().unwrap();
+    /// # let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+    /// # rt.block_on(async {
+    /// // Pause before the tool round, store the run (e.g. for a human to approve it)…
+    /// let mut run = agent.start("echo something");
+    /// let pause = RunControl { pause_before_tools: true, ..RunControl::default() };
+    /// let Progress::Paused(calls) = agent.drive(&mut run, &pause).await.unwrap() else { unreachable!() };
+    /// assert_eq!(calls[0].name, "echo");
+    /// let stored = run.to_json().unwrap();
+    /// // …then resume it, possibly in another process.
+    /// let outcome = agent.resume(Run::from_json(&stored).unwrap()).await.unwrap();
+    /// assert_eq!(outcome.answer.as_deref(), Some("done"));
+    /// # });
+    /// ```
     pub async fn drive(&self, run: &mut Run, control: &RunControl) -> Result<Progress, RunError> {
         let emitter = Emitter {
             agent: &self.sinks,
@@ -394,6 +422,38 @@ impl Agent {
     }
 
     /// Runs `task`, yielding events as they happen and then the outcome.
+    ///
+    /// ```
+    /// use agent_core::testing::{ScriptedModel, TestTransport};
+    /// use agent_core::{Agent, Event, StreamItem, ToolCall, ToolError, ToolOutput, ToolSpec, Toolbox};
+    /// use futures::StreamExt;
+    ///
+    /// struct NoTools;
+    /// #[async_trait::async_trait]
+    /// impl Toolbox for NoTools {
+    ///     fn specs(&self) -> Vec<ToolSpec> { vec![] }
+    ///     async fn call(&self, _: &ToolCall) -> Result<ToolOutput, ToolError> { Ok("".into()) }
+    /// }
+    /// let agent = Agent::builder()
+    ///     .model(ScriptedModel::new().text("hello"))
+    ///     .transport(TestTransport)
+    ///     .toolbox(NoTools)
+    ///     .build()
+    ///     .unwrap();
+    /// # let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+    /// # rt.block_on(async {
+    /// let mut items = agent.stream("greet");
+    /// let mut saw_final = false;
+    /// while let Some(item) = items.next().await {
+    ///     match item {
+    ///         StreamItem::Event(Event::FinalAnswer { answer }) => saw_final = answer == "hello",
+    ///         StreamItem::Event(_) => {}
+    ///         StreamItem::Outcome(outcome) => assert!(outcome.is_success()),
+    ///     }
+    /// }
+    /// assert!(saw_final);
+    /// # });
+    /// ```
     pub fn stream(&self, task: impl Into<String>) -> RunStream<'_> {
         self.stream_with(task, RunControl::default())
     }

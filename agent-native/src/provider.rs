@@ -100,6 +100,17 @@ impl ProviderConfig {
 }
 
 /// A chat model behind an OpenAI-compatible HTTP API.
+///
+/// ```no_run
+/// use agent_core::{Complete, CompletionRequest, Message};
+/// use agent_native::{OpenAiCompatible, ProviderConfig};
+///
+/// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+/// let model = OpenAiCompatible::new(ProviderConfig::new("http://127.0.0.1:8088/v1", "qwen2.5-coder-1.5b-instruct"))?;
+/// let reply = model.complete(&CompletionRequest::new(vec![Message::user("Say hi")])).await?;
+/// println!("{}", reply.text);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone)]
 pub struct OpenAiCompatible {
     client: Client<OpenAIConfig>,
