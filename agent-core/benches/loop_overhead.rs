@@ -6,37 +6,12 @@
 use std::hint::black_box;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use agent_core::testing::TestTransport;
-use agent_core::{
-    Agent, Budget, Complete, Completion, CompletionRequest, ModelError, ToolCall, ToolError,
-    ToolOutput, ToolSpec, Toolbox,
-};
+use agent_core::testing::{TestTransport, WorkloadModel, WorkloadStyle};
+use agent_core::{Agent, Budget, ToolCall, ToolError, ToolOutput, ToolSpec, Toolbox};
 use async_trait::async_trait;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use serde::Deserialize;
 use serde_json::json;
-
-/// Call i (i < K) asks for add(i, 1); call K answers DONE-K. The step
-/// number comes from the request (2 opening messages, then 2 per step).
-struct WorkloadModel {
-    k: usize,
-}
-
-#[async_trait]
-impl Complete for WorkloadModel {
-    async fn complete(&self, request: &CompletionRequest) -> Result<Completion, ModelError> {
-        let i = (request.messages.len() - 2) / 2;
-        if i < self.k {
-            Ok(Completion::tool_calls(vec![ToolCall::new(
-                format!("call_{i}"),
-                "add",
-                json!({"a": i, "b": 1}),
-            )]))
-        } else {
-            Ok(Completion::text(format!("DONE-{}", self.k)))
-        }
-    }
-}
 
 #[derive(Deserialize)]
 struct AddArgs {
@@ -77,7 +52,7 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("loop_overhead");
     for k in [1usize, 10, 50] {
         let agent = Agent::builder()
-            .model(WorkloadModel { k })
+            .model(WorkloadModel::new(k, WorkloadStyle::Native))
             .transport(TestTransport)
             .toolbox(AddTool::default())
             .budget(Budget {

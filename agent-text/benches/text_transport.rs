@@ -6,29 +6,13 @@
 
 use std::hint::black_box;
 
-use agent_core::{Agent, Budget, Complete, Completion, CompletionRequest, ModelError, ToolError};
+use agent_core::testing::{WorkloadModel, WorkloadStyle};
+use agent_core::{Agent, Budget, ToolError};
 use agent_text::{TextTransport, parse};
 use agent_tools::{ToolRegistry, typed_tool};
-use async_trait::async_trait;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use schemars::JsonSchema;
 use serde::Deserialize;
-
-struct ReactWorkloadModel {
-    k: usize,
-}
-
-#[async_trait]
-impl Complete for ReactWorkloadModel {
-    async fn complete(&self, request: &CompletionRequest) -> Result<Completion, ModelError> {
-        let i = (request.messages.len() - 2) / 2;
-        Ok(Completion::text(if i < self.k {
-            format!("Thought: I should add.\nAction: add\nAction Input: {{\"a\": {i}, \"b\": 1}}")
-        } else {
-            format!("Thought: done\nFinal Answer: DONE-{}", self.k)
-        }))
-    }
-}
 
 /// Arguments of `add`.
 #[derive(Deserialize, JsonSchema)]
@@ -78,7 +62,7 @@ fn steps(c: &mut Criterion) {
     let mut group = c.benchmark_group("text_steps");
     for k in [1usize, 10, 50] {
         let agent = Agent::builder()
-            .model(ReactWorkloadModel { k })
+            .model(WorkloadModel::new(k, WorkloadStyle::Text))
             .transport(TextTransport::new())
             .toolbox(tools.clone())
             .budget(Budget {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use agent_core::testing::{WorkloadModel, WorkloadStyle};
 use agent_core::{
     Agent, Budget, Complete, Completion, CompletionRequest, ModelError, ToolCall, ToolError,
     Transport,
@@ -34,41 +35,18 @@ impl Kind {
         }
     }
 
+    fn style(self) -> WorkloadStyle {
+        match self {
+            Kind::Text => WorkloadStyle::Text,
+            Kind::Native => WorkloadStyle::Native,
+        }
+    }
+
     fn transport(self) -> Arc<dyn Transport> {
         match self {
             Kind::Text => Arc::new(TextTransport::new()),
             Kind::Native => Arc::new(NativeTransport::new()),
         }
-    }
-}
-
-/// Call i < K asks for add(i, 1); call K answers DONE-K. The step number
-/// comes from the request: two opening messages, then two per step.
-struct WorkloadModel {
-    k: usize,
-    kind: Kind,
-    calls: AtomicUsize,
-}
-
-#[async_trait]
-impl Complete for WorkloadModel {
-    async fn complete(&self, request: &CompletionRequest) -> Result<Completion, ModelError> {
-        self.calls.fetch_add(1, Ordering::Relaxed);
-        let i = (request.messages.len() - 2) / 2;
-        Ok(match (i < self.k, self.kind) {
-            (true, Kind::Text) => Completion::text(format!(
-                "Thought: I should add.\nAction: add\nAction Input: {{\"a\": {i}, \"b\": 1}}"
-            )),
-            (true, Kind::Native) => Completion::tool_calls(vec![ToolCall::new(
-                format!("call_{i}"),
-                "add",
-                json!({"a": i, "b": 1}),
-            )]),
-            (false, Kind::Text) => {
-                Completion::text(format!("Thought: done\nFinal Answer: DONE-{}", self.k))
-            }
-            (false, Kind::Native) => Completion::text(format!("DONE-{}", self.k)),
-        })
     }
 }
 
@@ -116,11 +94,7 @@ struct Workload {
 fn workload(kind: Kind, k: usize) -> Result<Workload, String> {
     let sum = Arc::new(AtomicI64::new(0));
     let tool_runs = Arc::new(AtomicUsize::new(0));
-    let model = Arc::new(WorkloadModel {
-        k,
-        kind,
-        calls: AtomicUsize::new(0),
-    });
+    let model = Arc::new(WorkloadModel::new(k, kind.style()));
     let agent = Agent::builder()
         .model_arc(Arc::clone(&model) as Arc<dyn Complete>)
         .transport_arc(kind.transport())
@@ -144,13 +118,13 @@ fn workload(kind: Kind, k: usize) -> Result<Workload, String> {
 impl Workload {
     /// One run with the workload's checks.
     async fn run_checked(&self) -> Result<(), String> {
-        let calls0 = self.model_calls.calls.load(Ordering::Relaxed);
+        let calls0 = self.model_calls.calls();
         let runs0 = self.tool_runs.load(Ordering::Relaxed);
         let sum0 = self.sum.load(Ordering::Relaxed);
         let outcome = self.agent.run("add").await;
         let k = self.k;
         let expected = format!("DONE-{k}");
-        let calls = self.model_calls.calls.load(Ordering::Relaxed) - calls0;
+        let calls = self.model_calls.calls() - calls0;
         let runs = self.tool_runs.load(Ordering::Relaxed) - runs0;
         let sum = self.sum.load(Ordering::Relaxed) - sum0;
         let want_sum = (k * (k + 1) / 2) as i64;
