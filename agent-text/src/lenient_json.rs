@@ -12,14 +12,28 @@ const MAX_DEPTH: usize = 128;
 /// Reads one JSON-ish value from the start of `text` (after whitespace).
 /// Returns the value and the byte offset just after it.
 pub fn parse_lenient(text: &str) -> Option<(Value, usize)> {
+    read_lenient(text).ok()
+}
+
+/// [`parse_lenient`], or on failure the byte offset where reading stopped
+/// (on a character boundary).
+pub(crate) fn read_lenient(text: &str) -> Result<(Value, usize), usize> {
     let mut reader = Reader {
         bytes: text.as_bytes(),
         text,
         pos: 0,
         depth: 0,
     };
-    let value = reader.value()?;
-    Some((value, reader.pos))
+    match reader.value() {
+        Some(value) => Ok((value, reader.pos)),
+        None => {
+            let mut at = reader.pos.min(text.len());
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            Err(at)
+        }
+    }
 }
 
 struct Reader<'a> {
@@ -114,6 +128,8 @@ impl Reader<'_> {
             self.skip();
             match self.peek() {
                 Some(b',') => self.pos += 1,
+                // A missing comma before the next key: repaired.
+                Some(b'"' | b'\'') => {}
                 Some(b'}') | None => {}
                 Some(_) => return None,
             }
@@ -265,6 +281,20 @@ mod tests {
             parse("{\"s\": \"brace } inside\"}"),
             Some(json!({"s": "brace } inside"}))
         );
+        assert_eq!(
+            parse("{\"a\": 1 \"b\": \"x\"}"),
+            Some(json!({"a": 1, "b": "x"}))
+        );
+        assert_eq!(
+            parse("[1, [2, {\"é\": \"中\"}]]"),
+            Some(json!([1, [2, {"é": "中"}]]))
+        );
+    }
+
+    #[test]
+    fn failures_say_where_reading_stopped() {
+        assert_eq!(read_lenient("{\"a\": }"), Err(6));
+        assert_eq!(read_lenient("{\"中\": x y}"), Err(9));
     }
 
     #[test]

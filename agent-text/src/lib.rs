@@ -10,14 +10,19 @@
 //! - [`parse`]: the parser, a pure function with a stable JSON form.
 //! - [`ActionWatcher`]: the incremental stream watcher.
 
+mod action;
+mod blob;
+mod input;
+mod labels;
 mod lenient_json;
 mod parser;
 mod prompt;
 mod stream;
 mod transport;
 
+pub use input::decode_input;
 pub use lenient_json::parse_lenient;
-pub use parser::{ParseOptions, Parsed, decode_input, parse, parse_with};
+pub use parser::{ParseOptions, Parsed, parse, parse_with};
 pub use prompt::{Dialect, PromptBuilder, Section, render_tools};
 pub use stream::ActionWatcher;
 pub use transport::{STOP_SEQUENCE, TextTransport};

@@ -1,29 +1,37 @@
 //! The tolerant ReAct parser: a pure function from model text to a
 //! [`Parsed`] decision. It follows the corpus contract:
 //!
-//! 1. The first complete step wins: `Action` + `Action Input`, or
-//!    `Final Answer` / `Answer`, whichever completes first; the rest is
-//!    speculation and is dropped.
+//! 1. The first complete step wins: `Action` + `Action Input` (or an
+//!    action written as a call), or `Final Answer` / `Answer`, whichever
+//!    completes first; the rest is speculation and is dropped.
 //! 2. A hallucinated `Observation` (with or without colon) ends the step,
-//!    and so does a partial `Observ` at the very end.
-//! 3. Inputs: a ```` ``` ```` fence is stripped when it holds JSON; JSON is
-//!    read leniently (see [`parse_lenient`](crate::parse_lenient)); other
-//!    text is kept trimmed, minus one pair of wrapping quotes.
-//! 4. Labels are matched leniently: case, indentation, markdown bold, step
-//!    numbers (`Action 2:`), `_` for space. Paper style `Tool[arg]` is an
-//!    action and `Finish[x]` a final answer; a JSON blob with `action` and
-//!    `action_input` is an action too.
-//! 5. No markers, an `Action` with no input, and empty output are errors —
-//!    never silently a final answer (unless `implicit_final_answer`).
+//!    and so does a partial `Observ` at the very end, or an end-of-turn
+//!    token a model leaks (`<|im_end|>`, `<|eot_id|>`…).
+//! 3. Inputs (see [`decode_input`](crate::decode_input)): any JSON value
+//!    reaches the tool whole; a fence is stripped when it holds JSON; text
+//!    meant as JSON that cannot be read is a format error; other text is
+//!    kept verbatim, minus wrapping quotes.
+//! 4. Labels are matched leniently at line starts (case, indentation,
+//!    markdown, step numbers, `_` for space, full-width colons) and
+//!    strictly mid-line, so a whole step on one line or a label glued to
+//!    the word before it is read. Paper style `Tool[arg]` is an action and
+//!    `Finish[x]` a final answer; a JSON blob (`action`/`action_input`, or
+//!    `name`/`arguments`) is an action too.
+//! 5. No markers, an `Action` with no input, a sentence where the tool
+//!    name should be, and empty output are errors, never silently a final
+//!    answer (unless `implicit_final_answer`).
 //! 6. The parser is syntactic: unknown tool names are returned as written.
 //!
-//! It scans each line once and looks at a bounded prefix for labels, so it
-//! runs in linear time on any input.
+//! It walks the text forward once (see [`crate::labels`]), so it runs in
+//! linear time on any input.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::lenient_json::parse_lenient;
+use crate::action::{ActionValue, read_action};
+use crate::blob::{Blob, read_blob};
+use crate::input::{read_input, without_stray_fence};
+use crate::labels::{Event, Found, Label, Mode, Scanner};
 
 /// The decision parsed from one model output. Its JSON form is stable:
 /// `{"kind":"action","tool":…,"input":…}`, `{"kind":"final","answer":…}`,
@@ -82,110 +90,32 @@ pub struct ParseOptions {
     pub implicit_final_answer: bool,
 }
 
-/// A ReAct label at the start of a line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Label {
-    Thought,
-    Action,
-    ActionInput,
-    Observation,
-    FinalAnswer,
-}
+/// End-of-turn tokens that models leak into their text; nothing after one
+/// belongs to the turn.
+const TURN_END_TOKENS: [&str; 9] = [
+    "<|im_end|>",
+    "<|im_start|>",
+    "<|endoftext|>",
+    "<|eot_id|>",
+    "<|eom_id|>",
+    "<|end|>",
+    "<|start_header_id|>",
+    "<end_of_turn>",
+    "</s>",
+];
 
-/// Longest label prefix examined, in bytes.
-const LABEL_WINDOW: usize = 40;
-
-/// Recognizes a label line; returns the label and the byte offset of the
-/// value within `line`.
-fn label_of(line: &str) -> Option<(Label, usize)> {
-    let start = line.len() - line.trim_start().len();
-    let mut rest = &line[start..];
-    let mut offset = start;
-    for prefix in ["**", "*", "#", "- "] {
-        if let Some(r) = rest.strip_prefix(prefix) {
-            rest = r.trim_start_matches('#').trim_start();
-            offset = line.len() - rest.len();
-            break;
+/// The text before the first leaked end-of-turn token (one pass over the
+/// `<` characters).
+fn cut_turn_end(text: &str) -> &str {
+    let mut from = 0;
+    while let Some(lt) = text[from..].find('<') {
+        let at = from + lt;
+        if TURN_END_TOKENS.iter().any(|t| text[at..].starts_with(t)) {
+            return &text[..at];
         }
+        from = at + 1;
     }
-    let window_end = rest
-        .char_indices()
-        .take_while(|(i, _)| *i < LABEL_WINDOW)
-        .last()
-        .map(|(i, c)| i + c.len_utf8())
-        .unwrap_or(0);
-    let window = &rest[..window_end];
-    let colon = window.find(':');
-    let head_end = colon.unwrap_or(window.len());
-    let head: String = window[..head_end]
-        .chars()
-        .filter(|c| *c != '*')
-        .map(|c| {
-            if c == '_' {
-                ' '
-            } else {
-                c.to_ascii_lowercase()
-            }
-        })
-        .collect();
-    let head = head
-        .trim()
-        .trim_end_matches(|c: char| c.is_ascii_digit())
-        .trim();
-    let head = head
-        .strip_prefix("step ")
-        .map(|h| h.trim_start_matches(|c: char| c.is_ascii_digit()).trim())
-        .unwrap_or(head);
-    let words: Vec<&str> = head.split_whitespace().collect();
-    let value_at = |colon: usize| {
-        let after = &rest[colon + 1..];
-        let after = after.trim_start_matches('*');
-        offset + (rest.len() - after.len())
-    };
-    if let Some(colon) = colon {
-        let label = match words.as_slice() {
-            ["thought"] | ["thoughts"] | ["thinking"] => Some(Label::Thought),
-            ["action"] => Some(Label::Action),
-            ["action", "input"] | ["actioninput"] | ["action", "inputs"] => {
-                Some(Label::ActionInput)
-            }
-            ["observation"] | ["observations"] => Some(Label::Observation),
-            ["final", "answer"] | ["finalanswer"] | ["answer"] => Some(Label::FinalAnswer),
-            _ => None,
-        };
-        if let Some(label) = label {
-            return Some((label, value_at(colon)));
-        }
-    }
-    // `Observation` without a colon still ends a step.
-    let lowered = rest.trim_end().to_ascii_lowercase();
-    if lowered == "observation" || lowered.starts_with("observation ") {
-        return Some((Label::Observation, line.len()));
-    }
-    None
-}
-
-struct Line<'a> {
-    text: &'a str,
-    start: usize,
-    end: usize,
-}
-
-fn lines(text: &str) -> Vec<Line<'_>> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for piece in text.split_inclusive('\n') {
-        let end = start + piece.len();
-        let content = piece.strip_suffix('\n').unwrap_or(piece);
-        let content = content.strip_suffix('\r').unwrap_or(content);
-        out.push(Line {
-            text: content,
-            start,
-            end,
-        });
-        start = end;
-    }
-    out
+    text
 }
 
 /// Removes a partial stop token (`Observ`, `Obs`…) on the last line.
@@ -200,85 +130,17 @@ fn strip_partial_observation(text: &str) -> &str {
     text
 }
 
+/// `Final Answer`, `final_answer`, `Finish`: an action that is the answer.
+fn is_final_answer_name(name: &str) -> bool {
+    matches!(
+        name.to_ascii_lowercase().replace('_', " ").as_str(),
+        "final answer" | "finish"
+    )
+}
+
 fn clean(text: &str) -> Option<String> {
     let t = text.trim();
     (!t.is_empty()).then(|| t.to_string())
-}
-
-/// Parses one model output.
-pub fn parse(text: &str) -> Parsed {
-    parse_with(text, ParseOptions::default())
-}
-
-/// Parses one model output with options.
-pub fn parse_with(text: &str, options: ParseOptions) -> Parsed {
-    let text = strip_partial_observation(text);
-    if text.trim().is_empty() {
-        return Parsed::Error {
-            reason: "the reply was empty".into(),
-        };
-    }
-    let lines = lines(text);
-    let mut thought = String::new();
-    let mut saw_marker = false;
-    let mut i = 0;
-    while i < lines.len() {
-        let line = &lines[i];
-        match label_of(line.text) {
-            Some((Label::Thought, at)) => {
-                saw_marker = true;
-                push_thought(&mut thought, &line.text[at..]);
-            }
-            Some((Label::Observation, _)) => saw_marker = true,
-            Some((Label::FinalAnswer, at)) => {
-                let (answer, end) = collect_until_label(&lines, i, at);
-                let Some(answer) = clean(&answer) else {
-                    return Parsed::Error {
-                        reason: "the Final Answer was empty".into(),
-                    };
-                };
-                return Parsed::Final {
-                    answer,
-                    thought: clean(&thought),
-                    end,
-                };
-            }
-            Some((Label::ActionInput, _)) => {
-                return Parsed::Error {
-                    reason: "found `Action Input:` without an `Action:` line before it".into(),
-                };
-            }
-            Some((Label::Action, at)) => {
-                return parse_action(&lines, i, at, clean(&thought));
-            }
-            None => {
-                let trimmed = line.text.trim_start();
-                if trimmed.starts_with("```") || trimmed.starts_with('{') {
-                    if let Some(parsed) = json_blob(text, line.start, clean(&thought)) {
-                        return parsed;
-                    }
-                }
-                push_thought(&mut thought, line.text);
-            }
-        }
-        i += 1;
-    }
-    if options.implicit_final_answer && !saw_marker {
-        if let Some(answer) = clean(text) {
-            return Parsed::Final {
-                answer,
-                thought: None,
-                end: text.len(),
-            };
-        }
-    }
-    Parsed::Error {
-        reason: if saw_marker {
-            "the reply has no `Action:` with `Action Input:` and no `Final Answer:`".into()
-        } else {
-            "the reply has no `Thought:`/`Action:`/`Action Input:` or `Final Answer:` lines".into()
-        },
-    }
 }
 
 fn push_thought(thought: &mut String, text: &str) {
@@ -292,238 +154,296 @@ fn push_thought(thought: &mut String, text: &str) {
     thought.push_str(text);
 }
 
-/// The value of the label on line `i` (from byte `at`) plus the following
-/// lines up to the next label line. Returns the text and where it ends.
-fn collect_until_label(lines: &[Line<'_>], i: usize, at: usize) -> (String, usize) {
-    let mut out = String::from(&lines[i].text[at..]);
-    let mut end = lines[i].end;
-    for line in &lines[i + 1..] {
-        if label_of(line.text).is_some() {
-            break;
-        }
-        out.push('\n');
-        out.push_str(line.text);
-        end = line.end;
-    }
-    (out, end)
+/// Parses one model output.
+pub fn parse(text: &str) -> Parsed {
+    parse_with(text, ParseOptions::default())
 }
 
-fn parse_action(lines: &[Line<'_>], i: usize, at: usize, thought: Option<String>) -> Parsed {
-    let mut name = lines[i].text[at..].trim().to_string();
-    let mut j = i + 1;
-    // Paper style: `Action: Search[entity]` / `Finish[answer]`.
-    if let Some(parsed) = paper_style(&name, lines[i].end, thought.clone()) {
+/// Parses one model output with options.
+pub fn parse_with(text: &str, options: ParseOptions) -> Parsed {
+    let text = strip_partial_observation(cut_turn_end(text));
+    if text.trim().is_empty() {
+        return Parsed::Error {
+            reason: "the reply was empty".into(),
+        };
+    }
+    let mut walk = Walk {
+        text,
+        scanner: Scanner::new(text),
+        thought: String::new(),
+        free_from: 0,
+        in_observation: false,
+        saw_marker: false,
+        blob_floor: 0,
+        pending: None,
+    };
+    if let Some(parsed) = walk.run() {
         return parsed;
     }
-    // The name may be on the next line (`Action:\n  Terminal`), or a JSON blob may follow.
-    if name.is_empty() {
-        while j < lines.len() && lines[j].text.trim().is_empty() {
-            j += 1;
-        }
-        if j < lines.len() && label_of(lines[j].text).is_none() {
-            let candidate = lines[j].text.trim();
-            if candidate.starts_with("```") || candidate.starts_with('{') {
-                let joined: String = lines[j..].iter().map(|l| format!("{}\n", l.text)).collect();
-                if let Some(parsed) = json_blob_in(&joined, lines[j].start, thought.clone()) {
-                    return parsed;
-                }
-            }
-            name = candidate.to_string();
-            j += 1;
-        }
-    }
-    let name = tool_name(&name);
-    let Some(name) = name else {
-        return Parsed::Error {
-            reason: "the `Action:` line does not name a tool".into(),
-        };
-    };
-    while j < lines.len() {
-        match label_of(lines[j].text) {
-            Some((Label::ActionInput, at)) => {
-                let (raw, end) = collect_until_label(lines, j, at);
-                return Parsed::Action {
-                    tool: name,
-                    input: decode_input(&raw),
-                    thought,
-                    end,
-                };
-            }
-            Some(_) => break,
-            None => j += 1,
+    if options.implicit_final_answer && !walk.saw_marker {
+        if let Some(answer) = clean(text) {
+            return Parsed::Final {
+                answer,
+                thought: None,
+                end: text.len(),
+            };
         }
     }
     Parsed::Error {
-        reason: format!("`Action: {name}` has no `Action Input:` line after it"),
+        reason: if walk.saw_marker {
+            "the reply has no `Action:` with `Action Input:` and no `Final Answer:`".into()
+        } else {
+            "the reply has no `Thought:`/`Action:`/`Action Input:` or `Final Answer:` lines".into()
+        },
     }
 }
 
-/// Cleans a tool name: drops a trailing `(description)`, wrapping quotes,
-/// backticks and bold. Refuses names that are clearly not one name.
-fn tool_name(raw: &str) -> Option<String> {
-    let mut name = raw.trim();
-    if let Some(paren) = name.find('(') {
-        if paren > 0 {
-            name = name[..paren].trim();
+/// The state of one forward walk over a text.
+struct Walk<'a> {
+    text: &'a str,
+    scanner: Scanner<'a>,
+    thought: String,
+    /// Start of the reasoning text not yet added to `thought`.
+    free_from: usize,
+    /// Inside a hallucinated observation: its text is not reasoning.
+    in_observation: bool,
+    saw_marker: bool,
+    /// Blob candidates before this byte were already read as part of an
+    /// earlier failed attempt.
+    blob_floor: usize,
+    /// A label to handle before scanning on.
+    pending: Option<Found>,
+}
+
+impl Walk<'_> {
+    /// Walks to the first complete step. `None` when there is none.
+    fn run(&mut self) -> Option<Parsed> {
+        loop {
+            let event = match self.pending.take() {
+                Some(found) => Event::Label(found),
+                None => match self.scanner.next(Mode::Free) {
+                    Some(event) => event,
+                    None => break,
+                },
+            };
+            match event {
+                Event::Blob(at) if at >= self.blob_floor => {
+                    if let Some(parsed) = self.blob(at) {
+                        return Some(parsed);
+                    }
+                }
+                Event::Blob(_) => {}
+                Event::Label(found) => {
+                    self.take_free_text(found.start);
+                    self.saw_marker = true;
+                    self.free_from = found.value;
+                    match found.label {
+                        Label::Thought => self.in_observation = false,
+                        Label::Observation => self.in_observation = true,
+                        Label::FinalAnswer => return Some(self.final_answer(found)),
+                        Label::ActionInput => {
+                            return Some(Parsed::Error {
+                                reason: "found `Action Input:` without an `Action:` line before it"
+                                    .into(),
+                            });
+                        }
+                        Label::Action => {
+                            if let Some(parsed) = self.action(found) {
+                                return Some(parsed);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.take_free_text(self.text.len());
+        None
+    }
+
+    /// Adds the reasoning text before `end` to the thought.
+    fn take_free_text(&mut self, end: usize) {
+        if !self.in_observation && end > self.free_from {
+            push_thought(&mut self.thought, &self.text[self.free_from..end]);
+        }
+        self.free_from = self.free_from.max(end);
+    }
+
+    fn thought(&self) -> Option<String> {
+        clean(&self.thought)
+    }
+
+    /// A blob candidate at `at`: a step, or reasoning to walk on from.
+    fn blob(&mut self, at: usize) -> Option<Parsed> {
+        match read_blob(self.text, at) {
+            Blob::Action { tool, input, end } => {
+                self.take_free_text(at);
+                Some(Parsed::Action {
+                    tool,
+                    input,
+                    thought: self.thought(),
+                    end,
+                })
+            }
+            Blob::Final { answer, end } => {
+                self.take_free_text(at);
+                Some(Parsed::Final {
+                    answer,
+                    thought: self.thought(),
+                    end,
+                })
+            }
+            Blob::NotAction { end } => {
+                self.blob_floor = end;
+                self.scanner.seek(end);
+                None
+            }
+            Blob::Failed { stop } => {
+                self.blob_floor = stop;
+                None
+            }
         }
     }
-    let name = name
-        .trim_matches(|c: char| c == '`' || c == '"' || c == '\'' || c == '*')
-        .trim();
-    let name = name.strip_prefix("functions.").unwrap_or(name);
-    if name.is_empty() || name.contains(':') || name.chars().count() > 64 {
-        return None;
-    }
-    Some(name.to_string())
-}
 
-/// `Search[entity]` → action; `Finish[answer]` → final answer.
-fn paper_style(value: &str, end: usize, thought: Option<String>) -> Option<Parsed> {
-    let open = value.find('[')?;
-    let inner = value.strip_suffix(']')?.get(open + 1..)?;
-    let name = value[..open].trim();
-    if name.is_empty() || name.contains(char::is_whitespace) {
-        return None;
-    }
-    if name.eq_ignore_ascii_case("finish") {
-        return Some(Parsed::Final {
-            answer: inner.trim().to_string(),
-            thought,
-            end,
-        });
-    }
-    Some(Parsed::Action {
-        tool: name.to_string(),
-        input: Value::String(inner.trim().to_string()),
-        thought,
-        end,
-    })
-}
-
-/// A JSON blob (`{"action": …, "action_input": …}`), fenced or not,
-/// starting at byte `from` of `text`.
-fn json_blob(text: &str, from: usize, thought: Option<String>) -> Option<Parsed> {
-    json_blob_in(&text[from..], from, thought)
-}
-
-fn json_blob_in(text: &str, offset: usize, thought: Option<String>) -> Option<Parsed> {
-    let body = text.trim_start();
-    let skipped = text.len() - body.len();
-    let (body, fence_len) = match body.strip_prefix("```") {
-        Some(after) => {
-            let nl = after.find('\n')?;
-            (&after[nl + 1..], 3 + nl + 1)
-        }
-        None => (body, 0),
-    };
-    let (value, used) = parse_lenient(body)?;
-    let object = value.as_object()?;
-    let action = object.get("action")?.as_str()?.trim().to_string();
-    let input = object
-        .get("action_input")
-        .or_else(|| object.get("action_inputs"))
-        .or_else(|| object.get("input"))
-        .cloned()
-        .unwrap_or(Value::Object(serde_json::Map::new()));
-    let mut end = offset + skipped + fence_len + used;
-    if fence_len > 0 {
-        if let Some(close) = text[end - offset..].find("```") {
-            end += close + 3;
-        }
-    }
-    if action.eq_ignore_ascii_case("final answer") || action.eq_ignore_ascii_case("final_answer") {
-        let answer = match input {
-            Value::String(s) => s,
-            other => other.to_string(),
+    /// `Final Answer:` — the answer runs to the next line-start label.
+    fn final_answer(&mut self, found: Found) -> Parsed {
+        let end = loop {
+            match self.scanner.next(Mode::LineStart) {
+                Some(Event::Label(next)) => break next.start,
+                Some(Event::Blob(_)) => {}
+                None => break self.text.len(),
+            }
         };
-        return Some(Parsed::Final {
-            answer: answer.trim().to_string(),
-            thought,
-            end,
-        });
-    }
-    Some(Parsed::Action {
-        tool: tool_name(&action)?,
-        input: normalize_blob_input(input),
-        thought,
-        end,
-    })
-}
-
-fn normalize_blob_input(input: Value) -> Value {
-    match input {
-        Value::String(s) => decode_input(&s),
-        other => other,
-    }
-}
-
-/// Decodes an `Action Input` value (rule 3).
-pub fn decode_input(raw: &str) -> Value {
-    let text = raw.trim();
-    if text.is_empty() {
-        return Value::Object(serde_json::Map::new());
-    }
-    // A fence is stripped only when it holds JSON.
-    if let Some(after) = text.strip_prefix("```") {
-        let inner = after.split_once('\n').map_or("", |(_, rest)| rest);
-        let inner = inner.trim_end().strip_suffix("```").unwrap_or(inner).trim();
-        if let Some(value) = json_object_or_array(inner) {
-            return value;
-        }
-        return Value::String(text.to_string());
-    }
-    if let Some(value) = embedded_object(text) {
-        return value;
-    }
-    if text.starts_with('[') {
-        if let Some(value) = json_object_or_array(text) {
-            return value;
+        let raw = without_stray_fence(self.text[found.value..end].trim_end());
+        match clean(raw) {
+            Some(answer) => Parsed::Final {
+                answer,
+                thought: self.thought(),
+                end: found.value + raw.len(),
+            },
+            None => Parsed::Error {
+                reason: "the Final Answer was empty".into(),
+            },
         }
     }
-    if let Ok(value) = serde_json::from_str::<Value>(text) {
-        if !value.is_object() && !value.is_array() {
-            return value;
-        }
-    }
-    Value::String(unquote(text).to_string())
-}
 
-fn json_object_or_array(text: &str) -> Option<Value> {
-    let (value, _) = parse_lenient(text)?;
-    (value.is_object() || value.is_array()).then_some(value)
-}
-
-/// An object starting at the first `{`, when what precedes it is a short
-/// prefix on the same line (`** {…}`, `QueryEngineTool({…})`).
-fn embedded_object(text: &str) -> Option<Value> {
-    let brace = text.find('{')?;
-    let prefix = &text[..brace];
-    if prefix.len() > 40 || prefix.contains('\n') {
-        return None;
-    }
-    let (value, _) = parse_lenient(&text[brace..])?;
-    value.is_object().then_some(value)
-}
-
-/// Removes one pair of wrapping quotes or backticks, or a lone unbalanced
-/// leading or trailing quote.
-fn unquote(text: &str) -> &str {
-    for q in ['"', '\'', '`'] {
-        if text.len() >= 2 && text.starts_with(q) && text.ends_with(q) {
-            return text[1..text.len() - 1].trim();
-        }
-    }
-    for q in ['"', '\'', '`'] {
-        if let Some(rest) = text.strip_prefix(q) {
-            if !rest.contains(q) {
-                return rest.trim();
+    /// `Action:` — its value, then its input. `None` when the model said
+    /// it takes no action (the walk goes on to find its answer).
+    fn action(&mut self, found: Found) -> Option<Parsed> {
+        let next = self.next_label();
+        let limit = next.map_or(self.text.len(), |n| n.start);
+        match read_action(self.text, found.value, limit) {
+            ActionValue::Invalid(reason) => Some(Parsed::Error { reason }),
+            ActionValue::Blob(at) => match read_blob(self.text, at) {
+                Blob::Action { tool, input, end } => Some(Parsed::Action {
+                    tool,
+                    input,
+                    thought: self.thought(),
+                    end,
+                }),
+                Blob::Final { answer, end } => Some(Parsed::Final {
+                    answer,
+                    thought: self.thought(),
+                    end,
+                }),
+                Blob::NotAction { .. } | Blob::Failed { .. } => Some(Parsed::Error {
+                    reason: "the `Action:` line does not name a tool".into(),
+                }),
+            },
+            ActionValue::Finish { answer, end } => Some(Parsed::Final {
+                answer,
+                thought: self.thought(),
+                end,
+            }),
+            ActionValue::Paper { name, input, end } => Some(Parsed::Action {
+                tool: name,
+                input,
+                thought: self.thought(),
+                end,
+            }),
+            ActionValue::Nothing => {
+                self.skip_empty_input(next);
+                None
             }
-        }
-        if let Some(rest) = text.strip_suffix(q) {
-            if !rest.contains(q) {
-                return rest.trim();
+            ActionValue::Named { name, args, end } => {
+                // A label inside the call's arguments is not the next label.
+                let next = match next {
+                    Some(n) if n.start < end => {
+                        self.scanner.seek(end);
+                        self.next_label()
+                    }
+                    other => other,
+                };
+                Some(self.action_input(name, args, next))
             }
         }
     }
-    text
+
+    /// The input of `Action: name`: from `Action Input:`, else from the
+    /// call on the action line, else a final answer that completes first.
+    fn action_input(
+        &mut self,
+        name: String,
+        args: Option<(Result<Value, String>, usize)>,
+        next: Option<Found>,
+    ) -> Parsed {
+        let input = match next {
+            Some(next) if next.label == Label::ActionInput => {
+                let input = read_input(self.text, next.value, &mut self.scanner);
+                Some((input.value, input.end))
+            }
+            _ => args,
+        };
+        match input {
+            // `Action: Final Answer` with the answer as its input.
+            Some((Ok(input), end)) if is_final_answer_name(&name) => Parsed::Final {
+                answer: match input {
+                    Value::String(s) => s,
+                    other => other.to_string(),
+                },
+                thought: self.thought(),
+                end,
+            },
+            Some((Ok(input), end)) => Parsed::Action {
+                tool: name,
+                input,
+                thought: self.thought(),
+                end,
+            },
+            Some((Err(reason), _)) => Parsed::Error { reason },
+            None => match next {
+                Some(next) if next.label == Label::FinalAnswer => self.final_answer(next),
+                _ => Parsed::Error {
+                    reason: format!("`Action: {name}` has no `Action Input:` line after it"),
+                },
+            },
+        }
+    }
+
+    /// After `Action: None`, an `Action Input: None` line is skipped too.
+    fn skip_empty_input(&mut self, next: Option<Found>) {
+        let Some(next) = next else {
+            self.free_from = self.text.len();
+            return;
+        };
+        self.free_from = next.start;
+        if next.label == Label::ActionInput {
+            let line_end = self.text[next.value..]
+                .find('\n')
+                .map_or(self.text.len(), |n| next.value + n);
+            self.scanner.seek(line_end);
+            self.free_from = line_end;
+        } else {
+            // Let the main walk see this label again.
+            self.pending = Some(next);
+        }
+    }
+
+    fn next_label(&mut self) -> Option<Found> {
+        loop {
+            match self.scanner.next(Mode::Value)? {
+                Event::Label(found) => return Some(found),
+                Event::Blob(_) => {}
+            }
+        }
+    }
 }

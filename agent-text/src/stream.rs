@@ -1,37 +1,56 @@
 //! [`ActionWatcher`]: an incremental scanner over streamed text that says
-//! the moment an action is complete — when the JSON input's braces close
-//! (string-aware), or when a non-JSON input line ends — so the driver can
-//! drop the stream before the model rambles into a fake observation. Each
-//! byte is scanned once.
+//! the moment an action is complete, so the driver can drop the stream
+//! before the model rambles into a fake observation. An action is complete
+//! when its JSON input's brackets close (string-aware), when a fenced
+//! input's closing fence arrives, when a plain-text input's line ends or
+//! another label starts on it, or when a paper-style `Action: Tool[input]`
+//! line ends. A final answer is never cut.
+//!
+//! It recognises labels exactly as the parser does (at line starts or
+//! mid-line, ASCII or full-width colons), keeps its scan position between
+//! chunks, so each byte is examined once whatever the chunking, and only
+//! slices the text at positions it found by searching it.
 
 use agent_core::StreamWatcher;
 
+use crate::labels::{Label, colon_at, line_label, strict_label_before};
+
+/// Colons further than this from a line's first character are not checked
+/// for a line-start label.
+const LINE_LABEL_REACH: usize = 48;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
-    /// Looking for an `Action Input:` (or paper-style action) line.
+    /// Looking for `Action Input:` (or a paper-style action line).
     Seeking,
-    /// After `Action Input:` with nothing on its line: the next non-empty line is the input.
+    /// After `Action Input:`, before its first character.
     AwaitInput,
     /// Inside a JSON input.
     Json {
         depth: u32,
         quote: Option<u8>,
         escaped: bool,
+        /// The line where the JSON began.
+        first_line: usize,
     },
-    /// Inside a fenced input: complete at the closing fence line.
-    Fenced,
-    /// Inside a one-line input: complete at the end of the line.
-    Line,
+    /// Inside a fenced input (`opener` is where its ```` ``` ```` starts).
+    Fenced { opener: usize },
+    /// Inside a plain-text input that began at `start`.
+    Line { start: usize },
+    /// A final answer: read to the end.
+    Final,
 }
 
 /// Watches a streamed ReAct turn; see the module docs.
 #[derive(Debug)]
 pub struct ActionWatcher {
     text: String,
-    /// Start of the first line not yet classified.
+    /// Next byte to examine.
+    pos: usize,
+    /// Start of the line holding `pos`.
     line_start: usize,
-    /// Next byte to scan in JSON state.
-    scan: usize,
+    /// First non-whitespace byte of that line, once seen.
+    content_start: Option<usize>,
     state: State,
 }
 
@@ -46,74 +65,158 @@ impl ActionWatcher {
     pub fn new() -> Self {
         Self {
             text: String::new(),
+            pos: 0,
             line_start: 0,
-            scan: 0,
+            content_start: None,
             state: State::Seeking,
         }
     }
 
-    fn is_input_label(line: &str) -> Option<usize> {
-        let lower = line.trim_start().to_ascii_lowercase();
-        let lower = lower.trim_start_matches('*');
-        let offset = line.len() - line.trim_start().len() + (line.trim_start().len() - lower.len());
-        let window = &lower[..lower.len().min(40)];
-        let colon = window.find(':')?;
-        let head: String = window[..colon]
-            .chars()
-            .filter(|c| !c.is_ascii_digit() && *c != '*')
-            .map(|c| if c == '_' { ' ' } else { c })
-            .collect();
-        let head = head.split_whitespace().collect::<Vec<_>>().join(" ");
-        (head == "action input" || head == "actioninput").then_some(offset + colon + 1)
+    /// The label ending with the colon at `colon`, if there is one: at the
+    /// start of the line (lenient) or mid-line (strict).
+    fn label_at(&self, colon: usize, colon_len: usize, floor: usize) -> Option<(Label, usize)> {
+        if let Some(content) = self.content_start {
+            let first_colon = !self.text[content..colon].contains([':', '：']);
+            if content >= floor && colon - content <= LINE_LABEL_REACH && first_colon {
+                if let Some((label, _)) = line_label(&self.text[content..colon + colon_len]) {
+                    return Some((label, self.line_start));
+                }
+            }
+        }
+        strict_label_before(&self.text, colon, floor)
     }
 
-    fn is_paper_action(line: &str) -> bool {
-        let lower = line.trim().to_ascii_lowercase();
-        lower.starts_with("action")
-            && lower.contains(':')
-            && lower.ends_with(']')
-            && lower.contains('[')
+    /// Moves to the next line after the newline at `nl`.
+    fn new_line(&mut self, nl: usize) {
+        self.line_start = nl + 1;
+        self.content_start = None;
     }
 
-    /// Starts reading an input that begins at byte `at` (absolute).
-    fn begin_input(&mut self, at: usize, line_end: Option<usize>) -> Option<usize> {
-        let rest = &self.text[at..line_end.unwrap_or(self.text.len())];
-        let trimmed = rest.trim_start();
-        if trimmed.is_empty() {
-            self.state = State::AwaitInput;
-            return None;
+    /// Notes the first non-whitespace byte of the current line.
+    fn note_content(&mut self, i: usize, b: u8) {
+        if self.content_start.is_none() && !b.is_ascii_whitespace() {
+            self.content_start = Some(i);
         }
-        let start = at + (rest.len() - trimmed.len());
-        if trimmed.starts_with("```") {
-            self.state = State::Fenced;
-            return None;
-        }
-        if trimmed.starts_with('{') {
-            self.state = State::Json {
-                depth: 0,
-                quote: None,
-                escaped: false,
+    }
+
+    /// Scans the bytes received so far; `Some(len)` once the step is complete.
+    fn advance(&mut self) -> Option<usize> {
+        while self.pos < self.text.len() {
+            let done = match self.state {
+                State::Seeking => self.seek_label(),
+                State::AwaitInput => self.await_input(),
+                State::Json { .. } => self.scan_json(),
+                State::Fenced { opener } => self.scan_fence(opener),
+                State::Line { start } => self.scan_line(start),
+                State::Final => {
+                    self.pos = self.text.len();
+                    None
+                }
             };
-            self.scan = start;
-            return self.scan_json();
+            match done {
+                Some(Progress::Cut(len)) => return Some(len),
+                Some(Progress::Wait) => return None,
+                None => {}
+            }
         }
-        self.state = State::Line;
-        line_end
+        None
     }
 
-    fn scan_json(&mut self) -> Option<usize> {
+    /// Seeking: one byte (or a colon) at a time.
+    fn seek_label(&mut self) -> Option<Progress> {
         let bytes = self.text.as_bytes();
-        while self.scan < bytes.len() {
-            let b = bytes[self.scan];
-            self.scan += 1;
+        let i = self.pos;
+        let b = bytes[i];
+        if b == b'\n' {
+            let line = &self.text[self.line_start..i];
+            if is_paper_action(line) {
+                return Some(Progress::Cut(i));
+            }
+            self.new_line(i);
+            self.pos = i + 1;
+            return None;
+        }
+        let colon = colon_at(bytes, i);
+        self.note_content(i, b);
+        let Some(colon_len) = colon else {
+            self.pos = i + 1;
+            return None;
+        };
+        self.pos = i + colon_len;
+        match self.label_at(i, colon_len, self.line_start) {
+            Some((Label::ActionInput, _)) => self.state = State::AwaitInput,
+            Some((Label::FinalAnswer, _)) => self.state = State::Final,
+            _ => {}
+        }
+        None
+    }
+
+    /// After `Action Input:`: what kind of input begins here.
+    fn await_input(&mut self) -> Option<Progress> {
+        let bytes = self.text.as_bytes();
+        let i = self.pos;
+        let b = bytes[i];
+        if b.is_ascii_whitespace() || b == b'*' {
+            if b == b'\n' {
+                self.new_line(i);
+            } else {
+                self.note_content(i, b);
+            }
+            self.pos = i + 1;
+            return None;
+        }
+        self.note_content(i, b);
+        match b {
+            b'`' => {
+                let rest = &self.text[i..];
+                if rest.len() < 3 && "```".starts_with(rest) {
+                    return Some(Progress::Wait);
+                }
+                if rest.starts_with("```") {
+                    self.state = State::Fenced { opener: i };
+                    self.pos = i + 3;
+                } else {
+                    self.state = State::Line { start: i };
+                }
+            }
+            b'{' | b'[' => {
+                self.state = State::Json {
+                    depth: 0,
+                    quote: None,
+                    escaped: false,
+                    first_line: self.line_start,
+                };
+            }
+            _ => self.state = State::Line { start: i },
+        }
+        None
+    }
+
+    /// Inside JSON: brackets and strings, and a line-start label that ends
+    /// an unclosed value (as the parser reads it).
+    fn scan_json(&mut self) -> Option<Progress> {
+        let bytes = self.text.as_bytes();
+        while self.pos < bytes.len() {
+            let i = self.pos;
+            let b = bytes[i];
             let State::Json {
                 depth,
                 quote,
                 escaped,
+                first_line,
             } = &mut self.state
             else {
                 return None;
             };
+            self.pos += 1;
+            if b == b'\n' {
+                self.line_start = i + 1;
+                self.content_start = None;
+                continue;
+            }
+            if self.content_start.is_none() && !b.is_ascii_whitespace() {
+                self.content_start = Some(i);
+            }
             if let Some(q) = *quote {
                 if *escaped {
                     *escaped = false;
@@ -130,59 +233,98 @@ impl ActionWatcher {
                 b'}' | b']' => {
                     *depth = depth.saturating_sub(1);
                     if *depth == 0 {
-                        return Some(self.scan);
+                        return Some(Progress::Cut(i + 1));
                     }
                 }
                 _ => {}
             }
+            if let Some(colon_len) = colon_at(bytes, i) {
+                let content = self.content_start.unwrap_or(i);
+                if self.line_start > *first_line
+                    && i - content <= LINE_LABEL_REACH
+                    && line_label(&self.text[content..i + colon_len]).is_some()
+                {
+                    return Some(Progress::Cut(self.line_start - 1));
+                }
+            }
+        }
+        None
+    }
+
+    /// Inside a fence: complete at the closing ```` ``` ````.
+    fn scan_fence(&mut self, opener: usize) -> Option<Progress> {
+        let bytes = self.text.as_bytes();
+        let i = self.pos;
+        let b = bytes[i];
+        if b == b'\n' {
+            self.new_line(i);
+            self.pos = i + 1;
+            return None;
+        }
+        // (On a retry after waiting, this byte may already be noted.)
+        let at_line_start = self.content_start.is_none_or(|c| c == i);
+        self.note_content(i, b);
+        if b != b'`' {
+            self.pos = i + 1;
+            return None;
+        }
+        let rest = &self.text[i..];
+        if rest.len() < 3 && "```".starts_with(rest) {
+            return Some(Progress::Wait);
+        }
+        let on_opening_line = !self.text[opener..i].contains('\n');
+        if rest.starts_with("```") && (at_line_start || on_opening_line) {
+            return Some(Progress::Cut(i + 3));
+        }
+        self.pos = i + 1;
+        None
+    }
+
+    /// A plain-text input: complete at the end of its line, or where a
+    /// label starts on it.
+    fn scan_line(&mut self, start: usize) -> Option<Progress> {
+        let bytes = self.text.as_bytes();
+        let i = self.pos;
+        let b = bytes[i];
+        if b == b'\n' {
+            return Some(Progress::Cut(i));
+        }
+        match colon_at(bytes, i) {
+            Some(colon_len) => {
+                self.pos = i + colon_len;
+                if let Some((_, label_start)) = strict_label_before(&self.text, i, start) {
+                    let cut = start + self.text[start..label_start].trim_end().len();
+                    return Some(Progress::Cut(cut));
+                }
+            }
+            None => self.pos = i + 1,
         }
         None
     }
 }
 
+/// What a scan step decided.
+enum Progress {
+    /// The step is complete: keep this many bytes.
+    Cut(usize),
+    /// More bytes are needed before scanning on.
+    Wait,
+}
+
+/// `Action: Tool[input]` on one line.
+fn is_paper_action(line: &str) -> bool {
+    let trimmed = line.trim();
+    let Some((Label::Action, value)) = line_label(trimmed) else {
+        return false;
+    };
+    let value = trimmed[value..].trim();
+    value.ends_with(']') && value.find('[').is_some_and(|open| open > 0)
+}
+
 impl StreamWatcher for ActionWatcher {
     fn push(&mut self, delta: &str) -> Option<usize> {
         self.text.push_str(delta);
-        if matches!(self.state, State::Json { .. }) {
-            return self.scan_json();
-        }
-        while let Some(nl) = self.text[self.line_start..].find('\n') {
-            let line_end = self.line_start + nl;
-            let line_start = self.line_start;
-            self.line_start = line_end + 1;
-            let line = &self.text[line_start..line_end];
-            match self.state {
-                State::Seeking => {
-                    if Self::is_paper_action(line) {
-                        return Some(line_end);
-                    }
-                    if let Some(at) = Self::is_input_label(line) {
-                        if let Some(done) = self.begin_input(line_start + at, Some(line_end)) {
-                            return Some(done);
-                        }
-                        if matches!(self.state, State::Json { .. }) {
-                            return self.scan_json();
-                        }
-                    }
-                }
-                State::AwaitInput => {
-                    if let Some(done) = self.begin_input(line_start, Some(line_end)) {
-                        return Some(done);
-                    }
-                    if matches!(self.state, State::Json { .. }) {
-                        return self.scan_json();
-                    }
-                }
-                State::Fenced => {
-                    if line.trim_start().starts_with("```") {
-                        return Some(line_end);
-                    }
-                }
-                State::Line => return Some(line_start.saturating_sub(1)),
-                State::Json { .. } => return self.scan_json(),
-            }
-        }
-        None
+        self.advance()
     }
 }
 
@@ -190,13 +332,12 @@ impl StreamWatcher for ActionWatcher {
 mod tests {
     use super::*;
 
+    /// Feeds `text` in pieces of `chunk` characters; the cut, if any.
     fn feed(text: &str, chunk: usize) -> Option<usize> {
         let mut w = ActionWatcher::new();
         let chars: Vec<char> = text.chars().collect();
-        let mut sent = String::new();
         for piece in chars.chunks(chunk) {
             let piece: String = piece.iter().collect();
-            sent.push_str(&piece);
             if let Some(end) = w.push(&piece) {
                 return Some(end);
             }
@@ -204,13 +345,16 @@ mod tests {
         None
     }
 
+    fn cut(text: &str, chunk: usize) -> &str {
+        &text[..feed(text, chunk).unwrap_or(text.len())]
+    }
+
     #[test]
     fn json_input_completes_when_its_braces_close() {
         let text = "Thought: add\nAction: add\nAction Input: {\"a\": \"}\", \"b\": {\"c\": 1}}\nObservation: fake";
         for chunk in [1, 3, 7, 100] {
-            let end = feed(text, chunk).unwrap();
             assert_eq!(
-                &text[..end],
+                cut(text, chunk),
                 "Thought: add\nAction: add\nAction Input: {\"a\": \"}\", \"b\": {\"c\": 1}}"
             );
         }
@@ -219,20 +363,63 @@ mod tests {
     #[test]
     fn line_input_completes_at_the_end_of_its_line() {
         let text = "Action: calculator\nAction Input: 17*83 + 12**3\nObservation: 9";
-        let end = feed(text, 2).unwrap();
         assert_eq!(
-            &text[..end],
+            cut(text, 2),
             "Action: calculator\nAction Input: 17*83 + 12**3"
         );
         let paper = "Thought: look\nAction: Search[Paris]\nObservation: x";
-        assert_eq!(
-            &paper[..feed(paper, 4).unwrap()],
-            "Thought: look\nAction: Search[Paris]"
-        );
+        assert_eq!(cut(paper, 4), "Thought: look\nAction: Search[Paris]");
     }
 
     #[test]
     fn final_answers_are_not_cut() {
         assert_eq!(feed("Thought: done\nFinal Answer: 42\nmore", 3), None);
+        assert_eq!(
+            feed("Final Answer: use Action Input: {\"a\": 1} here\n", 2),
+            None
+        );
+    }
+
+    #[test]
+    fn one_line_steps_and_fences_on_one_line() {
+        let text = "Thought: go Action: search Action Input: {\"q\": 1} Observation: fake";
+        assert_eq!(
+            cut(text, 3),
+            "Thought: go Action: search Action Input: {\"q\": 1}"
+        );
+        let fenced = "Action: search\nAction Input: ```json{\"q\": 1}```\nObservation: x";
+        assert_eq!(
+            cut(fenced, 1),
+            "Action: search\nAction Input: ```json{\"q\": 1}```"
+        );
+        let plain = "Action: search Action Input: population of Paris Observation: y";
+        assert_eq!(
+            cut(plain, 5),
+            "Action: search Action Input: population of Paris"
+        );
+    }
+
+    #[test]
+    fn multi_byte_text_at_every_split_is_safe_and_cut_the_same() {
+        let text = "Thought: 我需要先查一下法国的人口，然后再计算差值。🚀 Ça va être précis.\nAction：search\nAction Input：{\"query\": \"人口 é\"}\nObservation: 假的";
+        let expected = "Thought: 我需要先查一下法国的人口，然后再计算差值。🚀 Ça va être précis.\nAction：search\nAction Input：{\"query\": \"人口 é\"}";
+        let boundaries: Vec<usize> = (0..=text.len())
+            .filter(|i| text.is_char_boundary(*i))
+            .collect();
+        for &split in &boundaries {
+            let mut w = ActionWatcher::new();
+            let first = w.push(&text[..split]);
+            let end = first.or_else(|| w.push(&text[split..])).unwrap();
+            assert_eq!(&text[..end], expected, "split at {split}");
+        }
+    }
+
+    #[test]
+    fn an_unclosed_json_input_ends_before_a_label_line() {
+        let text = "Action: search\nAction Input: {\"query\": \"x\"\nObservation: fake";
+        assert_eq!(
+            cut(text, 2),
+            "Action: search\nAction Input: {\"query\": \"x\""
+        );
     }
 }

@@ -155,12 +155,15 @@ fn a_200_kb_input_parses() {
     let _ = j(&braces);
 }
 
-fn corpus_texts() -> Vec<String> {
-    include_str!("data/react_parse_cases.jsonl")
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter_map(|c| c["text"].as_str().map(str::to_string))
-        .collect()
+fn corpus_texts() -> &'static [String] {
+    static TEXTS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    TEXTS.get_or_init(|| {
+        include_str!("data/react_parse_cases.jsonl")
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter_map(|c| c["text"].as_str().map(str::to_string))
+            .collect()
+    })
 }
 
 proptest! {
@@ -173,18 +176,6 @@ proptest! {
     }
 
     #[test]
-    fn label_soup_never_panics(parts in proptest::collection::vec(
-        prop_oneof![
-            Just("Thought:".to_string()), Just("Action:".to_string()), Just("Action Input:".to_string()),
-            Just("Observation".to_string()), Just("Final Answer:".to_string()), Just("\n".to_string()),
-            Just("{".to_string()), Just("}".to_string()), Just("\"".to_string()), Just("'".to_string()),
-            Just("```".to_string()), Just("[".to_string()), Just("]".to_string()), "[a-z ]{0,8}",
-            Just("é".to_string()), Just("\\".to_string()),
-        ], 0..40)) {
-        let _ = parse(&parts.concat());
-    }
-
-    #[test]
     fn mutated_corpus_cases_never_panic(index in 0usize..66, cut in 0usize..400, insert in "(?s).{0,5}") {
         let texts = corpus_texts();
         let text = &texts[index % texts.len()];
@@ -193,5 +184,71 @@ proptest! {
         let _ = parse(&text[..at]);
         let mutated = format!("{}{}{}", &text[..at], insert, &text[at..]);
         let _ = parse(&mutated);
+    }
+}
+
+// Label soup is slow to generate in debug builds; `cargo xtask fuzz` does the
+// heavy fuzzing.
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn label_soup_never_panics(parts in proptest::collection::vec(
+        prop_oneof![
+            Just("Thought:".to_string()), Just("Action:".to_string()), Just("Action Input:".to_string()),
+            Just("Observation".to_string()), Just("Final Answer:".to_string()), Just("\n".to_string()),
+            Just("{".to_string()), Just("}".to_string()), Just("\"".to_string()), Just("'".to_string()),
+            Just("```".to_string()), Just("[".to_string()), Just("]".to_string()), Just("word ".to_string()),
+            Just("： ".to_string()), Just("(".to_string()), Just(")".to_string()), Just("中文".to_string()),
+            Just("é".to_string()), Just("\\".to_string()),
+        ], 0..40)) {
+        let _ = parse(&parts.concat());
+    }
+}
+
+// The stream watcher: whatever the chunking, the same cut, on a character
+// boundary, never past the text; and the cut text parses to the same step.
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn the_watcher_cuts_the_same_way_however_the_stream_is_chunked(
+        thought in "(?s)[a-zé中🚀 .:]{0,60}",
+        input in prop_oneof![
+            Just("{\"q\": \"中文 é\"}".to_string()),
+            Just("population of Paris".to_string()),
+            Just("```json\n{\"a\": [1, 2]}\n```".to_string()),
+            Just("[1, 2, 3]".to_string()),
+        ],
+        splits in proptest::collection::vec(0usize..400, 0..6),
+    ) {
+        use agent_core::StreamWatcher;
+        let text = format!("Thought: {thought}\nAction: search\nAction Input: {input}\nObservation: 假的 fake");
+        let whole = {
+            let mut w = agent_text::ActionWatcher::new();
+            w.push(&text)
+        };
+        let mut cuts: Vec<usize> = splits
+            .iter()
+            .map(|s| {
+                let mut at = s % (text.len() + 1);
+                while !text.is_char_boundary(at) { at -= 1; }
+                at
+            })
+            .collect();
+        cuts.sort_unstable();
+        cuts.push(text.len());
+        let mut w = agent_text::ActionWatcher::new();
+        let mut from = 0;
+        let mut chunked = None;
+        for cut in cuts {
+            if cut < from { continue; }
+            if let Some(end) = w.push(&text[from..cut]) { chunked = Some(end); break; }
+            from = cut;
+        }
+        prop_assert_eq!(whole, chunked);
+        let end = whole.expect("the action completes");
+        prop_assert!(text.is_char_boundary(end) && end <= text.len());
+        prop_assert_eq!(parse(&text[..end]).to_json(), parse(&text).to_json());
     }
 }

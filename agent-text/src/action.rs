@@ -1,0 +1,286 @@
+//! The value of an `Action:` label: a tool name, maybe followed by its
+//! arguments written as a call (`tool({…})`, `tool {…}`, `tool("…")`,
+//! `tool(key=value)`), the paper's `Tool[input]` / `Finish[answer]`, or a
+//! JSON action blob. A sentence where a name should be is refused.
+
+use serde_json::{Map, Value};
+
+use crate::input::{decode_plain, read_json_at, unquote};
+use crate::lenient_json::read_lenient;
+
+/// Words at most in a tool name (`Intermediate Answer`, `Python REPL`).
+const MAX_NAME_WORDS: usize = 3;
+
+/// What an `Action:` value holds.
+#[derive(Debug)]
+pub(crate) enum ActionValue {
+    /// A tool name, with arguments when the line also held a call.
+    Named {
+        /// The tool name as written, cleaned of markup.
+        name: String,
+        /// Arguments from the action line itself, and where they end.
+        args: Option<(Result<Value, String>, usize)>,
+        /// Where the name (and any arguments) end.
+        end: usize,
+    },
+    /// Paper style: `Tool[input]`.
+    Paper {
+        /// The tool name.
+        name: String,
+        /// The bracketed input.
+        input: Value,
+        /// Where the step ends.
+        end: usize,
+    },
+    /// Paper style `Finish[answer]`.
+    Finish {
+        /// The answer.
+        answer: String,
+        /// Where the step ends.
+        end: usize,
+    },
+    /// A JSON action blob (fenced or not) starts at this byte.
+    Blob(usize),
+    /// The model said it takes no action (`None`, `N/A`).
+    Nothing,
+    /// Not usable, with the reason shown to the model.
+    Invalid(String),
+}
+
+/// Reads the action whose value starts at byte `value` and runs at most to
+/// `limit` (the next label; arguments in JSON may run past it).
+pub(crate) fn read_action(text: &str, value: usize, limit: usize) -> ActionValue {
+    let Some(name_at) = name_start(text, value, limit) else {
+        return ActionValue::Invalid("the `Action:` line does not name a tool".into());
+    };
+    let line_end = text[name_at..]
+        .find('\n')
+        .map_or(text.len(), |n| name_at + n)
+        .min(limit.max(name_at));
+    let line = &text[name_at..line_end];
+    if line.starts_with("```") || line.starts_with('{') || line.starts_with("<tool_call>") {
+        return ActionValue::Blob(name_at);
+    }
+    if let Some(paper) = paper_style(line, name_at) {
+        return paper;
+    }
+    let args_at = line.find(['(', '{', '[']).map(|i| name_at + i);
+    let raw_name = &text[name_at..args_at.unwrap_or(line_end)];
+    let name = clean_name(raw_name);
+    if name.is_empty() {
+        return ActionValue::Invalid("the `Action:` line does not name a tool".into());
+    }
+    if is_no_action(&name) {
+        return ActionValue::Nothing;
+    }
+    if is_sentence(&name) {
+        return ActionValue::Invalid(
+            "the `Action:` line holds a sentence; it must be only the name of one tool".into(),
+        );
+    }
+    let spaced = raw_name.ends_with(char::is_whitespace);
+    let args = args_at.and_then(|at| call_arguments(text, at, line_end, spaced));
+    let end = args.as_ref().map_or(line_end, |(_, end)| *end);
+    ActionValue::Named { name, args, end }
+}
+
+/// Where the tool name begins: on the label's line, or on the next
+/// non-empty line when the label's line holds nothing else.
+fn name_start(text: &str, value: usize, limit: usize) -> Option<usize> {
+    let region = &text[value..limit.max(value)];
+    let skipped = region.len() - region.trim_start().len();
+    (skipped < region.len()).then_some(value + skipped)
+}
+
+/// `Tool[input]` (no space before `[`) and `Finish[answer]`.
+fn paper_style(line: &str, at: usize) -> Option<ActionValue> {
+    let trimmed = line.trim_end();
+    let open = trimmed.find('[')?;
+    let inner = trimmed.strip_suffix(']')?.get(open + 1..)?;
+    let name = &trimmed[..open];
+    if name.is_empty() || name.contains(char::is_whitespace) || name.contains(['(', '{']) {
+        return None;
+    }
+    let end = at + trimmed.len();
+    if name.eq_ignore_ascii_case("finish") {
+        return Some(ActionValue::Finish {
+            answer: inner.trim().to_string(),
+            end,
+        });
+    }
+    Some(ActionValue::Paper {
+        name: clean_name(name),
+        input: Value::String(unquote(inner.trim()).to_string()),
+        end,
+    })
+}
+
+/// Drops markup around a name: quotes, backticks, bold, a `functions.` or
+/// `tools.` prefix, and trailing punctuation.
+pub(crate) fn clean_name(raw: &str) -> String {
+    let mut name = raw.trim();
+    loop {
+        let next = name
+            .trim_matches(|c: char| matches!(c, '`' | '"' | '\'' | '*'))
+            .trim_end_matches([':', '.', ',', ';', '：'])
+            .trim();
+        if next == name {
+            break;
+        }
+        name = next;
+    }
+    name.strip_prefix("functions.")
+        .or_else(|| name.strip_prefix("tools."))
+        .unwrap_or(name)
+        .to_string()
+}
+
+/// `None`, `N/A`, `null`: the model takes no action.
+fn is_no_action(name: &str) -> bool {
+    matches!(
+        name.to_ascii_lowercase().as_str(),
+        "none" | "n/a" | "na" | "null" | "no action" | "nothing" | "-"
+    )
+}
+
+/// A sentence rather than a name: more words than a name has, or several
+/// words ending like a sentence.
+fn is_sentence(name: &str) -> bool {
+    let words = name.split_whitespace().count();
+    if words > MAX_NAME_WORDS {
+        return true;
+    }
+    words > 1 && (name.contains(['.', '!', '?', ',']) || name.chars().count() > 64)
+}
+
+/// Arguments written on the action line, starting at `at` (a `(`, `{` or
+/// `[`). `spaced` tells whether a space separated them from the name: a
+/// spaced `(prose)` is a description, not arguments.
+fn call_arguments(
+    text: &str,
+    at: usize,
+    line_end: usize,
+    spaced: bool,
+) -> Option<(Result<Value, String>, usize)> {
+    let rest = &text[at..];
+    if rest.starts_with('{') || rest.starts_with('[') {
+        return match read_json_at(text, at)? {
+            Ok((value, end)) => Some((Ok(value), end)),
+            Err(reason) => Some((Err(reason), line_end)),
+        };
+    }
+    // `(` …
+    let inner_at = at + 1;
+    let inner = &text[inner_at..];
+    let json_at = inner_at + (inner.len() - inner.trim_start().len());
+    if let Some(found) = read_json_at(text, json_at) {
+        return match found {
+            Ok((value, end)) => Some((Ok(value), close_paren(text, end)?)),
+            Err(reason) => Some((Err(reason), line_end)),
+        };
+    }
+    let close = text[inner_at..line_end].rfind(')')? + inner_at;
+    let args = text[inner_at..close].trim();
+    let end = close + 1;
+    if args.is_empty() {
+        return Some((Ok(Value::Object(Map::new())), end));
+    }
+    if let Some(object) = keyword_arguments(args) {
+        return Some((Ok(object), end));
+    }
+    let quoted = args.len() >= 2
+        && ((args.starts_with('"') && args.ends_with('"'))
+            || (args.starts_with('\'') && args.ends_with('\'')));
+    if quoted || !spaced {
+        return Some((Ok(decode_plain(args)), end));
+    }
+    None
+}
+
+/// The byte after the `)` that closes a call whose arguments end at `end`.
+fn close_paren(text: &str, end: usize) -> Option<usize> {
+    let after = &text[end..];
+    let trimmed = after.trim_start();
+    trimmed
+        .starts_with(')')
+        .then(|| end + (after.len() - trimmed.len()) + 1)
+}
+
+/// `key=value, key2="text"`: Python-style keyword arguments as an object.
+fn keyword_arguments(args: &str) -> Option<Value> {
+    let mut map = Map::new();
+    let mut rest = args.trim();
+    while !rest.is_empty() {
+        let eq = rest.find('=')?;
+        let key = rest[..eq].trim();
+        if key.is_empty() || !key.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return None;
+        }
+        let after = rest[eq + 1..].trim_start();
+        let (value, used) = match read_lenient(after) {
+            Ok((value, used)) => (value, used),
+            Err(_) => {
+                let until = after.find(',').unwrap_or(after.len());
+                (decode_plain(after[..until].trim()), until)
+            }
+        };
+        map.insert(key.to_string(), value);
+        rest = after[used..].trim_start();
+        match rest.strip_prefix(',') {
+            Some(next) => rest = next.trim_start(),
+            None if rest.is_empty() => {}
+            None => return None,
+        }
+    }
+    (!map.is_empty()).then_some(Value::Object(map))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn named(text: &str) -> (String, Option<Result<Value, String>>) {
+        match read_action(text, 0, text.len()) {
+            ActionValue::Named { name, args, .. } => (name, args.map(|a| a.0)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn call_syntax_carries_the_arguments() {
+        assert_eq!(
+            named("search({\"query\": \"x\"})"),
+            ("search".into(), Some(Ok(json!({"query": "x"}))))
+        );
+        assert_eq!(
+            named("search {\"query\": \"x\"}"),
+            ("search".into(), Some(Ok(json!({"query": "x"}))))
+        );
+        assert_eq!(
+            named("search(query=\"x\", limit=3)"),
+            ("search".into(), Some(Ok(json!({"query": "x", "limit": 3}))))
+        );
+        assert_eq!(
+            named("calculator(2 + 2)"),
+            ("calculator".into(), Some(Ok(json!("2 + 2"))))
+        );
+        assert_eq!(named("add (add two numbers)"), ("add".into(), None));
+    }
+
+    #[test]
+    fn sentences_are_not_names() {
+        for text in [
+            "I will use the search tool to look it up",
+            "Search the knowledge base, then answer.",
+            "I need to compute this first.",
+        ] {
+            assert!(
+                matches!(read_action(text, 0, text.len()), ActionValue::Invalid(_)),
+                "{text}"
+            );
+        }
+        assert_eq!(named("Intermediate Answer").0, "Intermediate Answer");
+        assert_eq!(named("`search`.").0, "search");
+    }
+}

@@ -1,0 +1,177 @@
+//! JSON action blobs: `{"action": …, "action_input": …}` (the JSON ReAct
+//! style) and `{"name": …, "arguments": …}` (the tool-call style small
+//! models fall back to), bare, fenced, or inside `<tool_call>` tags.
+
+use serde_json::{Map, Value};
+
+use crate::action::clean_name;
+use crate::input::decode_input;
+use crate::lenient_json::read_lenient;
+
+/// What a candidate blob turned out to be.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Blob {
+    /// A tool call.
+    Action {
+        /// The tool.
+        tool: String,
+        /// Its input.
+        input: Value,
+        /// Where the blob ends.
+        end: usize,
+    },
+    /// A final answer (`"action": "Final Answer"`).
+    Final {
+        /// The answer.
+        answer: String,
+        /// Where the blob ends.
+        end: usize,
+    },
+    /// JSON, but not an action: part of the reasoning. It ends here.
+    NotAction {
+        /// Where the JSON ends.
+        end: usize,
+    },
+    /// Not JSON; reading stopped at this byte.
+    Failed {
+        /// Where reading stopped.
+        stop: usize,
+    },
+}
+
+/// Keys that name the tool, with whether the input key is required.
+const NAME_KEYS: [(&str, bool); 5] = [
+    ("action", false),
+    ("tool", false),
+    ("tool_name", false),
+    ("name", true),
+    ("function", true),
+];
+
+/// Keys that hold the input.
+const INPUT_KEYS: [&str; 7] = [
+    "action_input",
+    "action_inputs",
+    "tool_input",
+    "input",
+    "arguments",
+    "args",
+    "parameters",
+];
+
+/// Reads the blob that starts at byte `at` (maybe after whitespace).
+pub(crate) fn read_blob(text: &str, at: usize) -> Blob {
+    let mut p = skip_space(text, at);
+    let tagged = text[p..].starts_with("<tool_call>");
+    if tagged {
+        p = skip_space(text, p + "<tool_call>".len());
+    }
+    let fenced = text[p..].starts_with("```");
+    if fenced {
+        let after = &text[p + 3..];
+        let tag = after
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(after.len());
+        p = skip_space(text, p + 3 + tag);
+    }
+    let (value, used) = match read_lenient(&text[p..]) {
+        Ok(found) => found,
+        Err(stop) => return Blob::Failed { stop: p + stop },
+    };
+    let mut end = p + used;
+    for (wanted, closer) in [(fenced, "```"), (tagged, "</tool_call>")] {
+        if wanted {
+            let rest = &text[end..];
+            let trimmed = rest.trim_start();
+            if trimmed.starts_with(closer) {
+                end += rest.len() - trimmed.len() + closer.len();
+            }
+        }
+    }
+    match value {
+        Value::Object(object) => from_object(object, end),
+        _ => Blob::NotAction { end },
+    }
+}
+
+fn skip_space(text: &str, at: usize) -> usize {
+    let rest = &text[at..];
+    at + (rest.len() - rest.trim_start().len())
+}
+
+fn from_object(mut object: Map<String, Value>, end: usize) -> Blob {
+    let Some((name, input_required)) = NAME_KEYS.iter().find_map(|(key, required)| {
+        object
+            .get(*key)
+            .and_then(Value::as_str)
+            .map(|name| (name.to_string(), *required))
+    }) else {
+        return Blob::NotAction { end };
+    };
+    let input = INPUT_KEYS.iter().find_map(|key| object.remove(*key));
+    if input.is_none() && input_required {
+        return Blob::NotAction { end };
+    }
+    let input = input.unwrap_or(Value::Object(Map::new()));
+    let lowered = name.trim().to_ascii_lowercase().replace('_', " ");
+    if matches!(lowered.as_str(), "final answer" | "answer" | "finish") {
+        let answer = match input {
+            Value::String(s) => s,
+            other => other.to_string(),
+        };
+        return Blob::Final {
+            answer: answer.trim().to_string(),
+            end,
+        };
+    }
+    let tool = clean_name(&name);
+    if tool.is_empty() || tool.split_whitespace().count() > 3 {
+        return Blob::NotAction { end };
+    }
+    let input = match input {
+        Value::String(s) => decode_input(&s),
+        other => other,
+    };
+    Blob::Action { tool, input, end }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn blobs_in_their_usual_wrappings() {
+        let fenced = "```json\n{\"action\": \"search\", \"action_input\": \"x\"}\n```";
+        assert_eq!(
+            read_blob(fenced, 0),
+            Blob::Action {
+                tool: "search".into(),
+                input: json!("x"),
+                end: fenced.len()
+            }
+        );
+        let tagged = "<tool_call>\n{\"name\": \"add\", \"arguments\": {\"a\": 1}}\n</tool_call>";
+        assert_eq!(
+            read_blob(tagged, 0),
+            Blob::Action {
+                tool: "add".into(),
+                input: json!({"a": 1}),
+                end: tagged.len()
+            }
+        );
+        assert!(matches!(
+            read_blob("{\"action\": \"Final Answer\", \"action_input\": \"42\"}", 0),
+            Blob::Final { answer, .. } if answer == "42"
+        ));
+    }
+
+    #[test]
+    fn plain_json_is_not_an_action() {
+        assert!(matches!(
+            read_blob("{\"name\": \"Alice\", \"age\": 3}", 0),
+            Blob::NotAction { .. }
+        ));
+        assert!(matches!(read_blob("{{{{ x", 0), Blob::Failed { .. }));
+    }
+}

@@ -1,0 +1,366 @@
+//! Where the ReAct labels are in a model's text. A label is recognised in
+//! two places:
+//!
+//! - **At the start of a line**, leniently: any case, indentation, markdown
+//!   bold or headings, a list dash, step numbers (`Action 2:`), `_` for a
+//!   space, and an ASCII or full-width colon (`:` / `：`). `Observation`
+//!   with no colon counts too.
+//! - **In the middle of a line**, strictly: `Thought:`, `Action:`,
+//!   `Action Input:`, `Final Answer:` or `Observation:` written in title or
+//!   upper case, even glued to the word before (`…search.Action: search`,
+//!   `answerFinal Answer: 42`). This reads outputs that put a whole step on
+//!   one line. Inside a code fence, only line-start labels count.
+//!
+//! The [`Scanner`] walks the text forward once, so finding every label is
+//! linear in the length of the text. All offsets are byte offsets found by
+//! searching the text, so they always fall on character boundaries.
+
+/// A ReAct label.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Label {
+    Thought,
+    Action,
+    ActionInput,
+    Observation,
+    FinalAnswer,
+}
+
+/// A label found in the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Found {
+    pub(crate) label: Label,
+    /// The first byte of the label (its line's start for a line label).
+    pub(crate) start: usize,
+    /// The first byte of its value (after the colon and any markup).
+    pub(crate) value: usize,
+    /// Whether only whitespace or markup comes before it on its line.
+    pub(crate) at_line_start: bool,
+}
+
+/// What the scanner reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Event {
+    /// A label.
+    Label(Found),
+    /// A line (starting at this byte) that opens with `{` or a code fence:
+    /// maybe a JSON action blob. Only reported in [`Mode::Free`].
+    Blob(usize),
+}
+
+/// Which labels a scan looks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Labels anywhere, and JSON blob candidates at line starts.
+    Free,
+    /// Labels anywhere.
+    Value,
+    /// Labels at line starts only (a final answer may say `Action:` in prose).
+    LineStart,
+}
+
+/// Longest label prefix examined at a line start, in bytes.
+const LABEL_WINDOW: usize = 40;
+
+/// How far before a colon a mid-line label may start, in bytes.
+const STRICT_WINDOW: usize = 24;
+
+/// Mid-line labels, longest first where one ends another.
+const STRICT: [(&str, Label); 10] = [
+    ("Action Input", Label::ActionInput),
+    ("ACTION INPUT", Label::ActionInput),
+    ("Final Answer", Label::FinalAnswer),
+    ("FINAL ANSWER", Label::FinalAnswer),
+    ("Observation", Label::Observation),
+    ("OBSERVATION", Label::Observation),
+    ("Thought", Label::Thought),
+    ("THOUGHT", Label::Thought),
+    ("Action", Label::Action),
+    ("ACTION", Label::Action),
+];
+
+/// The largest char boundary of `s` at or below `i`.
+pub(crate) fn floor_boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The byte length of a colon (ASCII or full-width) starting at `i`, if any.
+pub(crate) fn colon_at(bytes: &[u8], i: usize) -> Option<usize> {
+    match bytes.get(i)? {
+        b':' => Some(1),
+        0xEF if bytes.get(i + 1) == Some(&0xBC) && bytes.get(i + 2) == Some(&0x9A) => Some(3),
+        _ => None,
+    }
+}
+
+/// The first colon (ASCII or full-width) in `s`: its offset and length.
+fn find_colon(s: &str) -> Option<(usize, usize)> {
+    let bytes = s.as_bytes();
+    (0..bytes.len()).find_map(|i| colon_at(bytes, i).map(|len| (i, len)))
+}
+
+/// Recognises a label at the start of `line` (lenient). Returns the label
+/// and the byte offset of its value within `line`.
+pub(crate) fn line_label(line: &str) -> Option<(Label, usize)> {
+    let start = line.len() - line.trim_start().len();
+    let mut rest = &line[start..];
+    for prefix in ["**", "*", "#", "- ", "> "] {
+        if let Some(r) = rest.strip_prefix(prefix) {
+            rest = r.trim_start_matches('#').trim_start();
+            break;
+        }
+    }
+    let offset = line.len() - rest.len();
+    let window = &rest[..floor_boundary(rest, LABEL_WINDOW)];
+    if let Some((colon, colon_len)) = find_colon(window) {
+        if let Some(label) = label_word(&window[..colon]) {
+            let after = rest[colon + colon_len..].trim_start_matches('*');
+            return Some((label, offset + (rest.len() - after.len())));
+        }
+    }
+    // `Observation` without a colon still ends a step.
+    let head = &rest[..floor_boundary(rest, LABEL_WINDOW)];
+    let word_len = head
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(head.len());
+    if head[..word_len].eq_ignore_ascii_case("observation") {
+        let after = &rest[word_len..];
+        if after.trim().is_empty() || after.starts_with(' ') {
+            return Some((Label::Observation, line.len()));
+        }
+    }
+    None
+}
+
+/// The label named by the text before a colon at a line start.
+fn label_word(head: &str) -> Option<Label> {
+    let head: String = head
+        .chars()
+        .filter(|c| *c != '*')
+        .map(|c| {
+            if c == '_' {
+                ' '
+            } else {
+                c.to_ascii_lowercase()
+            }
+        })
+        .collect();
+    let head = head
+        .trim()
+        .trim_end_matches(|c: char| c.is_ascii_digit())
+        .trim();
+    let head = head
+        .strip_prefix("step ")
+        .map(|h| h.trim_start_matches(|c: char| c.is_ascii_digit()).trim())
+        .unwrap_or(head);
+    let words: Vec<&str> = head.split_whitespace().collect();
+    match words.as_slice() {
+        ["thought"] | ["thoughts"] | ["thinking"] => Some(Label::Thought),
+        ["action"] => Some(Label::Action),
+        ["action", "input"] | ["actioninput"] | ["action", "inputs"] => Some(Label::ActionInput),
+        ["observation"] | ["observations"] => Some(Label::Observation),
+        ["final", "answer"] | ["finalanswer"] | ["answer"] => Some(Label::FinalAnswer),
+        _ => None,
+    }
+}
+
+/// A strict label ending just before the colon at `colon`, starting no
+/// earlier than `floor`. Returns the label and where it starts.
+pub(crate) fn strict_label_before(
+    text: &str,
+    colon: usize,
+    floor: usize,
+) -> Option<(Label, usize)> {
+    let from = floor_boundary(text, colon.saturating_sub(STRICT_WINDOW)).max(floor);
+    if from > colon {
+        return None;
+    }
+    let before = text[from..colon].trim_end_matches([' ', '*']);
+    // A step number: `Action 2:`.
+    let before = before
+        .trim_end_matches(|c: char| c.is_ascii_digit())
+        .trim_end();
+    STRICT.iter().find_map(|(word, label)| {
+        before
+            .ends_with(word)
+            .then(|| (*label, from + before.len() - word.len()))
+    })
+}
+
+/// `true` for a line that opens or closes a code fence.
+fn is_fence(line: &str) -> bool {
+    line.trim_start().starts_with("```")
+}
+
+/// `true` for a fence line that also closes on the same line (```` ```json{…}``` ````).
+fn fence_closes_itself(line: &str) -> bool {
+    let rest = line.trim_start();
+    rest.len() > 3 && rest[3..].contains("```")
+}
+
+/// Walks a text forward, reporting labels (and blob candidates).
+#[derive(Debug)]
+pub(crate) struct Scanner<'a> {
+    text: &'a str,
+    pos: usize,
+    in_fence: bool,
+    /// A blob candidate already reported at this line start.
+    blob_done: Option<usize>,
+}
+
+impl<'a> Scanner<'a> {
+    /// A scanner at the start of `text`.
+    pub(crate) fn new(text: &'a str) -> Self {
+        Self {
+            text,
+            pos: 0,
+            in_fence: false,
+            blob_done: None,
+        }
+    }
+
+    /// Moves forward to `pos` (never back). Jumping over a value leaves any
+    /// code fence it held.
+    pub(crate) fn seek(&mut self, pos: usize) {
+        if pos > self.pos {
+            self.pos = floor_boundary(self.text, pos);
+            self.in_fence = false;
+        }
+    }
+
+    /// The next event at or after the current position, in `mode`. The
+    /// position moves just past what was reported. Each byte is looked at
+    /// a bounded number of times, however often this is called.
+    pub(crate) fn next(&mut self, mode: Mode) -> Option<Event> {
+        let text = self.text;
+        let bytes = text.as_bytes();
+        while self.pos < bytes.len() {
+            if self.pos == 0 || bytes[self.pos - 1] == b'\n' {
+                if let Some(event) = self.at_line_start(mode) {
+                    return Some(event);
+                }
+            }
+            let scan_from = self.pos;
+            let mut i = scan_from;
+            if mode == Mode::LineStart || self.in_fence {
+                i = text[i..].find('\n').map_or(bytes.len(), |n| i + n);
+            }
+            while i < bytes.len() && bytes[i] != b'\n' {
+                match colon_at(bytes, i) {
+                    Some(len) => {
+                        if let Some((label, start)) = strict_label_before(text, i, scan_from) {
+                            self.pos = i + len;
+                            return Some(Event::Label(Found {
+                                label,
+                                start,
+                                value: i + len,
+                                at_line_start: false,
+                            }));
+                        }
+                        i += len;
+                    }
+                    None => {
+                        // Skip to the next byte that may matter.
+                        i += 1;
+                        i += bytes[i..]
+                            .iter()
+                            .position(|&b| b == b':' || b == b'\n' || b == 0xEF)
+                            .unwrap_or(bytes.len() - i);
+                    }
+                }
+            }
+            self.pos = (i + 1).min(bytes.len());
+        }
+        None
+    }
+
+    /// Handles the line starting at the current position: a blob
+    /// candidate, a fence, or a line-start label.
+    fn at_line_start(&mut self, mode: Mode) -> Option<Event> {
+        let text = self.text;
+        let line_end = text[self.pos..]
+            .find('\n')
+            .map_or(text.len(), |n| self.pos + n);
+        let line = &text[self.pos..line_end];
+        let trimmed = line.trim_start();
+        let candidate = trimmed.starts_with("```") || trimmed.starts_with('{');
+        if mode == Mode::Free && candidate && self.blob_done != Some(self.pos) {
+            self.blob_done = Some(self.pos);
+            return Some(Event::Blob(self.pos));
+        }
+        if is_fence(line) && !fence_closes_itself(line) {
+            self.in_fence = !self.in_fence;
+        }
+        let (label, value) = line_label(line)?;
+        let found = Found {
+            label,
+            start: self.pos,
+            value: self.pos + value,
+            at_line_start: true,
+        };
+        self.pos = found.value;
+        Some(Event::Label(found))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labels(text: &str, mode: Mode) -> Vec<(Label, &str)> {
+        let mut scanner = Scanner::new(text);
+        let mut out = Vec::new();
+        while let Some(event) = scanner.next(mode) {
+            if let Event::Label(found) = event {
+                out.push((found.label, &text[found.value..]));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn line_start_labels_are_lenient() {
+        assert_eq!(
+            line_label("  **Action Input:** {}"),
+            Some((Label::ActionInput, 19))
+        );
+        assert_eq!(line_label("Action 2: x").map(|l| l.0), Some(Label::Action));
+        assert_eq!(
+            line_label("action_input： x").map(|l| l.0),
+            Some(Label::ActionInput)
+        );
+        assert_eq!(
+            line_label("Observation").map(|l| l.0),
+            Some(Label::Observation)
+        );
+        assert_eq!(line_label("Observations show"), None);
+        assert_eq!(line_label("观察: 你好"), None);
+    }
+
+    #[test]
+    fn mid_line_labels_split_one_line_steps() {
+        let text = "Thought: I should search.Action: search Action Input: {\"q\": 1}";
+        let found = labels(text, Mode::Value);
+        let kinds: Vec<Label> = found.iter().map(|f| f.0).collect();
+        assert_eq!(kinds, [Label::Thought, Label::Action, Label::ActionInput]);
+        assert_eq!(found[2].1, " {\"q\": 1}");
+        // Only line starts count in LineStart mode.
+        assert_eq!(labels(text, Mode::LineStart).len(), 1);
+    }
+
+    #[test]
+    fn lower_case_words_mid_line_are_prose() {
+        assert!(labels("I took action: none", Mode::Value).is_empty());
+        assert!(labels("Legislative action: x", Mode::Value).is_empty());
+    }
+
+    #[test]
+    fn multi_byte_text_near_labels_is_safe() {
+        let text = "思考：我需要搜索这个问题的答案，然后再决定。Action：search Action Input：{\"q\": \"é\"}";
+        let kinds: Vec<Label> = labels(text, Mode::Value).iter().map(|f| f.0).collect();
+        assert_eq!(kinds, [Label::Action, Label::ActionInput]);
+    }
+}

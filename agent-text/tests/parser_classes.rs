@@ -1,0 +1,333 @@
+//! The classes of real model output the parser once got wrong, each with
+//! several variants of our own: JSON arrays and other non-object inputs,
+//! whole steps on one line, labels glued to the word before them, fences
+//! with JSON on the fence line, call syntax on the Action line, plain-text
+//! inputs kept verbatim, broken JSON as a format error, and a sentence
+//! where the tool name should be. Plus leaked end-of-turn tokens, full-width
+//! colons and non-English text.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use agent_text::{Parsed, parse};
+use serde_json::{Value, json};
+
+fn action(tool: &str, input: Value) -> Value {
+    json!({"kind": "action", "tool": tool, "input": input})
+}
+
+fn final_answer(answer: &str) -> Value {
+    json!({"kind": "final", "answer": answer})
+}
+
+fn j(text: &str) -> Value {
+    parse(text).to_json()
+}
+
+fn is_error(text: &str) -> bool {
+    matches!(parse(text), Parsed::Error { .. })
+}
+
+fn error_reason(text: &str) -> String {
+    match parse(text) {
+        Parsed::Error { reason } => reason,
+        other => panic!("expected an error for {text:?}, got {other:?}"),
+    }
+}
+
+// 1. Any JSON value given as the input reaches the tool whole.
+#[test]
+fn class_1_json_arrays_and_other_values_reach_the_tool_whole() {
+    assert_eq!(
+        j("Thought: two lookups\nAction: batch\nAction Input: [{\"q\": \"a\"}, {\"q\": \"b\"}]"),
+        action("batch", json!([{"q": "a"}, {"q": "b"}]))
+    );
+    assert_eq!(
+        j("Action: sum\nAction Input: [1, 2, 3]"),
+        action("sum", json!([1, 2, 3]))
+    );
+    assert_eq!(
+        j("Action: tag\nAction Input: [\"x\", \"y\"]\nObservation: done"),
+        action("tag", json!(["x", "y"]))
+    );
+    assert_eq!(
+        j("Action: lookup\nAction Input:\n```json\n[\n  {\"id\": 1},\n  {\"id\": 2}\n]\n```"),
+        action("lookup", json!([{"id": 1}, {"id": 2}]))
+    );
+    assert_eq!(
+        j("Action: echo\nAction Input: \"a quoted string\""),
+        action("echo", json!("a quoted string"))
+    );
+    assert_eq!(
+        j("Action: square\nAction Input: 12.5"),
+        action("square", json!(12.5))
+    );
+    assert_eq!(
+        j("Action: nested\nAction Input: {\"a\": [1, {\"b\": [2, 3]}], \"c\": {\"d\": null}}"),
+        action("nested", json!({"a": [1, {"b": [2, 3]}], "c": {"d": null}}))
+    );
+}
+
+// 2. Everything on one line.
+#[test]
+fn class_2_a_whole_step_on_one_line() {
+    assert_eq!(
+        j("Thought: I need the population. Action: search Action Input: {\"query\": \"France\"}"),
+        action("search", json!({"query": "France"}))
+    );
+    assert_eq!(
+        j("Thought: compute it Action: calculator Action Input: 2 * 21"),
+        action("calculator", json!("2 * 21"))
+    );
+    assert_eq!(
+        j("Action: search Action Input: population of Paris Observation: about two million"),
+        action("search", json!("population of Paris"))
+    );
+    assert_eq!(
+        j("Thought: I know it now. Final Answer: 42"),
+        final_answer("42")
+    );
+    assert_eq!(
+        j(
+            "Thought: look it up Action: read_file Action Input: {\"path\": \"notes.txt\"} Observation: fake"
+        ),
+        action("read_file", json!({"path": "notes.txt"}))
+    );
+    let parsed = parse("Thought: first step. Action: search Action Input: {\"query\": \"x\"}");
+    let Parsed::Action { thought, .. } = parsed else {
+        panic!("{parsed:?}")
+    };
+    assert_eq!(thought.as_deref(), Some("first step."));
+}
+
+// 3. Labels glued to the word before them; JSON on the fence line.
+#[test]
+fn class_3_glued_labels_and_fences_with_json_on_the_fence_line() {
+    assert_eq!(
+        j("Thought: I should search.Action: search\nAction Input: {\"query\": \"Rome\"}"),
+        action("search", json!({"query": "Rome"}))
+    );
+    assert_eq!(
+        j("Thought: that is all I needed to know the answerFinal Answer: 42"),
+        final_answer("42")
+    );
+    assert_eq!(
+        j("Thought: okayAction: add\nAction Input: {\"a\": 1}"),
+        action("add", json!({"a": 1}))
+    );
+    assert_eq!(
+        j("Action: search\nAction Input: ```json{\"q\": 1}```"),
+        action("search", json!({"q": 1}))
+    );
+    assert_eq!(
+        j("Action: search\nAction Input: ```{\"q\": 2}\n```"),
+        action("search", json!({"q": 2}))
+    );
+    assert_eq!(
+        j("Action: search\nAction Input: ```json {\"q\": 3}```\nObservation: x"),
+        action("search", json!({"q": 3}))
+    );
+    assert_eq!(
+        j("I will check.Action: search Action Input: {\"query\": \"Tokyo\"}"),
+        action("search", json!({"query": "Tokyo"}))
+    );
+}
+
+// 4. Call syntax on the Action line, with no Action Input line.
+#[test]
+fn class_4_call_syntax_on_the_action_line() {
+    assert_eq!(
+        j("Thought: search it\nAction: search({\"query\": \"x\"})"),
+        action("search", json!({"query": "x"}))
+    );
+    assert_eq!(
+        j("Action: search {\"query\": \"x\"}"),
+        action("search", json!({"query": "x"}))
+    );
+    assert_eq!(
+        j("Action: search(query=\"population of Japan\")"),
+        action("search", json!({"query": "population of Japan"}))
+    );
+    assert_eq!(
+        j("Action: read_file(path='src/lib.rs', start=3)"),
+        action("read_file", json!({"path": "src/lib.rs", "start": 3}))
+    );
+    assert_eq!(
+        j("Action: calculator(\"17 * 83\")"),
+        action("calculator", json!("17 * 83"))
+    );
+    assert_eq!(
+        j("Action: search({\n  \"query\": \"multi line\"\n})\nObservation: y"),
+        action("search", json!({"query": "multi line"}))
+    );
+    // When an Action Input follows, it wins, and parentheses are a description.
+    assert_eq!(
+        j("Action: add (adds two numbers)\nAction Input: {\"a\": 1, \"b\": 2}"),
+        action("add", json!({"a": 1, "b": 2}))
+    );
+    // A description alone is no input.
+    assert!(is_error("Action: search (to find the population)"));
+}
+
+// 5. Plain-text input is kept verbatim.
+#[test]
+fn class_5_plain_text_input_keeps_its_last_characters() {
+    assert_eq!(
+        j("Action: python\nAction Input: df.head()"),
+        action("python", json!("df.head()"))
+    );
+    assert_eq!(
+        j("Action: python\nAction Input: df.groupby('a').agg({'b': 'sum'})"),
+        action("python", json!("df.groupby('a').agg({'b': 'sum'})"))
+    );
+    assert_eq!(
+        j("Action: python\nAction Input: 'a' + 'b'"),
+        action("python", json!("'a' + 'b'"))
+    );
+    assert_eq!(
+        j("Action: wiki\nAction Input: The capital of France."),
+        action("wiki", json!("The capital of France."))
+    );
+    assert_eq!(
+        j("Action: python\nAction Input: print({1: 2}.get(1))"),
+        action("python", json!("print({1: 2}.get(1))"))
+    );
+    assert_eq!(
+        j("Action: shell\nAction Input: `ls -la`"),
+        action("shell", json!("ls -la"))
+    );
+    assert_eq!(
+        j("Action: python\nAction Input: obj.method()\n"),
+        action("python", json!("obj.method()"))
+    );
+}
+
+// 6. Brace-wrapped input that is not JSON, even leniently, is a format error.
+#[test]
+fn class_6_broken_json_is_a_format_error() {
+    for text in [
+        "Action: search\nAction Input: {\"query\": \"x\", \"limit\": }",
+        "Action: calculator\nAction Input: {\"expression\": 68000000 - 2100000}",
+        "Action: search\nAction Input: {query: population of France}",
+        "Action: search\nAction Input: {'query' 'x'}",
+        "Action: read_file\nAction Input: ```json\n{\"path\": src/lib.rs}\n```",
+        "Action: batch\nAction Input: [{\"q\": \"a\"} {\"q\": }]",
+    ] {
+        let reason = error_reason(text);
+        assert!(reason.contains("not valid JSON"), "{text:?}: {reason}");
+    }
+    // Prose in braces is not an attempt at JSON.
+    assert_eq!(
+        j("Action: search\nAction Input: {temperature in SF}"),
+        action("search", json!("{temperature in SF}"))
+    );
+}
+
+// 7. A sentence where the tool name should be.
+#[test]
+fn class_7_a_sentence_is_not_a_tool_name() {
+    for text in [
+        "Thought: hmm\nAction: I will use the search tool to find it\nAction Input: {\"query\": \"x\"}",
+        "Action: Search the encyclopedia for the population, then compute.\nAction Input: France",
+        "Action: First, I need to look up the population of France.",
+        "Action: use the calculator to add these numbers together\nAction Input: 1 + 1",
+    ] {
+        let reason = error_reason(text);
+        assert!(reason.contains("sentence"), "{text:?}: {reason}");
+    }
+    assert_eq!(
+        j("Action: Intermediate Answer\nAction Input: x"),
+        action("Intermediate Answer", json!("x"))
+    );
+}
+
+#[test]
+fn leaked_end_of_turn_tokens_end_the_turn() {
+    assert_eq!(
+        j("Thought: done\nFinal Answer: 42<|im_end|>\n<|im_start|>user\nObservation: x"),
+        final_answer("42")
+    );
+    assert_eq!(
+        j("Action: search\nAction Input: {\"q\": 1}<|eot_id|>"),
+        action("search", json!({"q": 1}))
+    );
+    assert_eq!(j("Final Answer: yes</s>"), final_answer("yes"));
+}
+
+#[test]
+fn full_width_colons_and_non_english_text() {
+    assert_eq!(
+        j("Thought：我需要计算。\nAction：calculator\nAction Input：{\"expression\": \"2+2\"}"),
+        action("calculator", json!({"expression": "2+2"}))
+    );
+    assert_eq!(
+        j(
+            "Thought: Je dois chercher la population de la France, évidemment.\nAction: search\nAction Input: {\"query\": \"population de la France\"}"
+        ),
+        action("search", json!({"query": "population de la France"}))
+    );
+    assert_eq!(
+        j("Thought: 答えが分かりました。\nFinal Answer: 東京の人口は約1400万人です。"),
+        final_answer("東京の人口は約1400万人です。")
+    );
+    assert_eq!(
+        j(
+            "Thought: 🤔 emoji everywhere 🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀 Action: search Action Input: {\"q\": \"é\"}"
+        ),
+        action("search", json!({"q": "é"}))
+    );
+}
+
+#[test]
+fn tool_call_style_blobs_are_actions() {
+    assert_eq!(
+        j(
+            "<tool_call>\n{\"name\": \"calculator\", \"arguments\": {\"expression\": \"1+2\"}}\n</tool_call>"
+        ),
+        action("calculator", json!({"expression": "1+2"}))
+    );
+    assert_eq!(
+        j("Thought: use it\n{\"name\": \"search\", \"arguments\": {\"query\": \"Paris\"}}"),
+        action("search", json!({"query": "Paris"}))
+    );
+    // Plain JSON with a `name` is an answer's data, not a call.
+    assert!(is_error(
+        "Here is the data:\n{\"name\": \"Alice\", \"age\": 3}"
+    ));
+}
+
+#[test]
+fn no_action_then_an_answer() {
+    assert_eq!(
+        j("Thought: no tool needed\nAction: None\nAction Input: None\nFinal Answer: 7"),
+        final_answer("7")
+    );
+    assert_eq!(
+        j("Thought: nothing to call\nAction: N/A\nFinal Answer: done"),
+        final_answer("done")
+    );
+    assert!(is_error("Action: None"));
+}
+
+#[test]
+fn a_reply_wrapped_in_a_fence_and_an_action_named_final_answer() {
+    assert_eq!(
+        j("```\nThought: hmm\nAction: search\nAction Input: population of Rome\n```"),
+        action("search", json!("population of Rome"))
+    );
+    assert_eq!(
+        j("```\nThought: done\nFinal Answer: 42\n```"),
+        final_answer("42")
+    );
+    assert_eq!(
+        j("Final Answer:\n```json\n{\"a\": 1}\n```"),
+        final_answer("```json\n{\"a\": 1}\n```")
+    );
+    assert_eq!(
+        j("Thought: I know it\nAction: Final Answer\nAction Input: 42"),
+        final_answer("42")
+    );
+    assert_eq!(
+        j("Action: final_answer\nAction Input: \"Paris\""),
+        final_answer("Paris")
+    );
+}
