@@ -57,7 +57,21 @@ pub(crate) fn read_action(text: &str, value: usize, limit: usize) -> ActionValue
         .find('\n')
         .map_or(text.len(), |n| name_at + n)
         .min(limit.max(name_at));
-    let line = &text[name_at..line_end];
+    let mut line = &text[name_at..line_end];
+    // `[Search]`: the prompt's list brackets copied around the name.
+    if let Some(inner) = line.trim_end().strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+        if !inner.contains(['[', ']', '{', '"']) {
+            line = inner;
+            let name = clean_name(inner);
+            if !name.is_empty() && !is_sentence(&name) {
+                return ActionValue::Named {
+                    name,
+                    args: None,
+                    end: line_end,
+                };
+            }
+        }
+    }
     if line.starts_with("```") || line.starts_with('{') || line.starts_with("<tool_call>") {
         return ActionValue::Blob(name_at);
     }

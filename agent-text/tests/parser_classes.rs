@@ -331,3 +331,19 @@ fn a_reply_wrapped_in_a_fence_and_an_action_named_final_answer() {
         final_answer("Paris")
     );
 }
+
+#[test]
+fn prompt_list_brackets_and_short_input_labels() {
+    assert_eq!(
+        j("Thought: look\nAction: [Search]\nAction Input: Paris"),
+        action("Search", json!("Paris"))
+    );
+    assert_eq!(
+        j("Action: search\nInput: {\"query\": \"Berlin\"}"),
+        action("search", json!({"query": "Berlin"}))
+    );
+    assert_eq!(
+        j("Action: search\nTool Input: Rome"),
+        action("search", json!("Rome"))
+    );
+}
