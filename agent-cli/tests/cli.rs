@@ -56,15 +56,15 @@ fn parse_prints_the_decision_as_one_line_of_json() {
     let cases = [
         (
             "Thought: go\nAction: calculator\nAction Input: {\"expression\": \"2+2\"}\nObservation: 5",
-            r#"{"input":{"expression":"2+2"},"kind":"action","tool":"calculator"}"#,
+            r#"{"kind":"action","tool":"calculator","input":{"expression":"2+2"}}"#,
         ),
         (
             "Thought: done\nFinal Answer: 42",
-            r#"{"answer":"42","kind":"final"}"#,
+            r#"{"kind":"final","answer":"42"}"#,
         ),
         (
             "Action 1: Search[Paris]",
-            r#"{"input":"Paris","kind":"action","tool":"Search"}"#,
+            r#"{"kind":"action","tool":"Search","input":"Paris"}"#,
         ),
     ];
     for (input, expected) in cases {

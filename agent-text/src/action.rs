@@ -59,7 +59,11 @@ pub(crate) fn read_action(text: &str, value: usize, limit: usize) -> ActionValue
         .min(limit.max(name_at));
     let mut line = &text[name_at..line_end];
     // `[Search]`: the prompt's list brackets copied around the name.
-    if let Some(inner) = line.trim_end().strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+    if let Some(inner) = line
+        .trim_end()
+        .strip_prefix('[')
+        .and_then(|l| l.strip_suffix(']'))
+    {
         if !inner.contains(['[', ']', '{', '"']) {
             line = inner;
             let name = clean_name(inner);

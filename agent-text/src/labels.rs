@@ -160,9 +160,11 @@ fn label_word(head: &str) -> Option<Label> {
     match words.as_slice() {
         ["thought"] | ["thoughts"] | ["thinking"] => Some(Label::Thought),
         ["action"] => Some(Label::Action),
-        ["action", "input"] | ["actioninput"] | ["action", "inputs"] | ["input"] | ["tool", "input"] => {
-            Some(Label::ActionInput)
-        }
+        ["action", "input"]
+        | ["actioninput"]
+        | ["action", "inputs"]
+        | ["input"]
+        | ["tool", "input"] => Some(Label::ActionInput),
         ["observation"] | ["observations"] => Some(Label::Observation),
         ["final", "answer"] | ["finalanswer"] | ["answer"] => Some(Label::FinalAnswer),
         _ => None,

@@ -361,7 +361,8 @@ impl Toolbox for ToolSet {
         let entry = self
             .lookup(&call.name)
             .ok_or_else(|| self.unknown(&call.name))?;
-        let arguments = bind_arguments(entry, &call.arguments)?;
+        let mut arguments = bind_arguments(entry, &call.arguments)?;
+        entry.validator.drop_optional_nulls(&mut arguments);
         entry.validator.check(&arguments)?;
         let timeout = entry.timeout.unwrap_or(self.default_timeout);
         let mut work = std::pin::pin!(AssertUnwindSafe(entry.tool.call(arguments)).catch_unwind());

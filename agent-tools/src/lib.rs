@@ -14,10 +14,12 @@
 
 pub mod builtin;
 mod gateway;
+mod schema;
 mod typed;
 mod validate;
 
 pub use gateway::{
     DEFAULT_MAX_OBSERVATION_CHARS, DEFAULT_TIMEOUT, ToolRegistry, ToolSet, ToolSetError,
 };
-pub use typed::{TypedTool, schema_for, typed_tool};
+pub use schema::{lenient_schema_for, schema_for};
+pub use typed::{TypedTool, typed_tool};

@@ -1,6 +1,9 @@
 //! Typed tools: a `Deserialize + JsonSchema` arguments struct and an async
 //! fn become a [`Tool`]; the schema, doc comments included, comes from
-//! `schemars`, so ordinary tools need no hand-written JSON Schema.
+//! `schemars`, so ordinary tools need no hand-written JSON Schema. Typed
+//! tools are strict by default: unknown argument keys are refused, by the
+//! schema the gateway validates and by the tool itself when called
+//! directly. [`TypedTool::allow_unknown_fields`] opts out.
 
 use std::future::Future;
 use std::marker::PhantomData;
@@ -11,46 +14,58 @@ use async_trait::async_trait;
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use schemars::JsonSchema;
-use schemars::generate::SchemaSettings;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-type Handler<A> = Arc<dyn Fn(A) -> BoxFuture<'static, Result<ToolOutput, ToolError>> + Send + Sync>;
+use crate::schema::{lenient_schema_for, schema_for};
 
-/// The compact JSON Schema of `T`: subschemas inlined, no `$schema` or
-/// `title`, doc comments as descriptions.
-pub fn schema_for<T: JsonSchema>() -> Value {
-    let settings = SchemaSettings::draft2020_12().with(|s| {
-        s.inline_subschemas = true;
-        s.meta_schema = None;
-    });
-    let mut schema = settings
-        .into_generator()
-        .into_root_schema_for::<T>()
-        .to_value();
-    if let Some(map) = schema.as_object_mut() {
-        map.remove("title");
-        map.remove("$schema");
-    }
-    schema
-}
+type Handler<A> = Arc<dyn Fn(A) -> BoxFuture<'static, Result<ToolOutput, ToolError>> + Send + Sync>;
 
 /// A tool made of an arguments type `A` and an async handler.
 pub struct TypedTool<A> {
     name: String,
     description: String,
     parameters: Value,
+    /// The keys the arguments may have, when unknown keys are refused.
+    known_fields: Option<Vec<String>>,
     sequential: bool,
     handler: Handler<A>,
     _args: PhantomData<fn(A)>,
 }
 
-impl<A> TypedTool<A> {
+impl<A> std::fmt::Debug for TypedTool<A> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TypedTool")
+            .field("name", &self.name)
+            .field("strict", &self.known_fields.is_some())
+            .field("sequential", &self.sequential)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<A: JsonSchema> TypedTool<A> {
     /// Marks the tool sequential: its calls never overlap others in a round.
     pub fn sequential(mut self) -> Self {
         self.sequential = true;
         self
     }
+
+    /// Accepts argument keys the arguments type does not declare (they are
+    /// ignored) instead of refusing them. Off by default.
+    pub fn allow_unknown_fields(mut self) -> Self {
+        self.parameters = lenient_schema_for::<A>();
+        self.known_fields = None;
+        self
+    }
+}
+
+/// The property names of an object schema.
+fn property_names(schema: &Value) -> Vec<String> {
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|p| p.keys().cloned().collect())
+        .unwrap_or_default()
 }
 
 /// Makes a tool from an arguments struct and an async function.
@@ -93,10 +108,12 @@ where
 {
     let handler: Handler<A> =
         Arc::new(move |args: A| handler(args).map(|r| r.map(Into::into)).boxed());
+    let parameters = schema_for::<A>();
     TypedTool {
         name: name.into(),
         description: description.into(),
-        parameters: schema_for::<A>(),
+        known_fields: Some(property_names(&parameters)),
+        parameters,
         sequential: false,
         handler,
         _args: PhantomData,
@@ -125,6 +142,15 @@ where
     }
 
     async fn call(&self, args: Value) -> Result<ToolOutput, ToolError> {
+        if let (Some(known), Value::Object(map)) = (&self.known_fields, &args) {
+            if let Some(unknown) = map.keys().find(|k| !known.contains(k)) {
+                return Err(ToolError::invalid_args(format!(
+                    "unexpected field `{}` (allowed: {})",
+                    unknown.chars().take(40).collect::<String>(),
+                    known.join(", ")
+                )));
+            }
+        }
         let args: A = serde_json::from_value(args)
             .map_err(|e| ToolError::invalid_args(e.to_string()).with_source(e))?;
         (self.handler)(args).await

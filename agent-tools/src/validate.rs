@@ -18,6 +18,7 @@ pub(crate) struct ArgsValidator {
     single_param: Option<String>,
     field_summary: String,
     allowed_fields: Vec<String>,
+    required: Vec<String>,
 }
 
 impl ArgsValidator {
@@ -69,6 +70,7 @@ impl ArgsValidator {
             single_param,
             field_summary,
             allowed_fields,
+            required: required.iter().map(|r| r.to_string()).collect(),
         })
     }
 
@@ -80,6 +82,14 @@ impl ArgsValidator {
     /// The only parameter a scalar can bind to, if there is exactly one.
     pub(crate) fn single_param(&self) -> Option<&str> {
         self.single_param.as_deref()
+    }
+
+    /// Removes `null` values of optional arguments: a model that sends
+    /// `null` for an argument it does not use means it is absent.
+    pub(crate) fn drop_optional_nulls(&self, arguments: &mut Value) {
+        if let Value::Object(map) = arguments {
+            map.retain(|key, value| !value.is_null() || self.required.contains(key));
+        }
     }
 
     /// "`a` (integer, required), `b` (integer)".

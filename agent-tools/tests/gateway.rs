@@ -320,3 +320,94 @@ async fn a_number_binds_as_text_to_a_single_string_parameter() {
         .unwrap();
     assert_eq!(out.content, "2024");
 }
+
+/// Every built-in tool refuses an argument key it does not declare, and the
+/// error names the key and the allowed ones.
+#[tokio::test]
+async fn every_built_in_tool_refuses_unknown_argument_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "hello\n").unwrap();
+    let tools = builtin::registry(&["calculator", "search", "files"], Some(dir.path()), false)
+        .unwrap()
+        .allow_all();
+    let valid = [
+        ("calculator", json!({"expression": "1+1"})),
+        ("search", json!({"query": "France"})),
+        ("read_file", json!({"path": "a.txt"})),
+        ("grep", json!({"pattern": "hello"})),
+        ("search_files", json!({"glob": "*.txt"})),
+        ("write_file", json!({"path": "b.txt", "content": "x"})),
+        (
+            "edit_file",
+            json!({"path": "a.txt", "old": "hello", "new": "hi"}),
+        ),
+    ];
+    assert_eq!(valid.len(), tools.names().len());
+    for (tool, mut args) in valid {
+        args["extra"] = json!(1);
+        let err = tools
+            .call(&ToolCall::new("1", tool, args))
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind(), ToolErrorKind::InvalidArgs, "{tool}");
+        assert!(
+            err.message().contains("`extra`"),
+            "{tool}: {}",
+            err.message()
+        );
+        assert!(
+            err.message().contains("allowed:"),
+            "{tool}: {}",
+            err.message()
+        );
+    }
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Loose {
+    /// A name.
+    name: String,
+    /// How many, if given.
+    count: Option<u32>,
+}
+
+#[tokio::test]
+async fn typed_tools_are_strict_by_default_and_can_opt_out() {
+    use agent_core::Tool;
+    let strict = typed_tool("greet", "Greets.", |a: Loose| async move {
+        Ok::<_, ToolError>(format!("{} x{}", a.name, a.count.unwrap_or(1)))
+    });
+    assert_eq!(strict.parameters()["additionalProperties"], json!(false));
+    // Called directly, not only through the gateway.
+    let err = strict
+        .call(json!({"name": "a", "colour": "red"}))
+        .await
+        .unwrap_err();
+    assert!(err.message().contains("`colour`"), "{}", err.message());
+    let lenient = typed_tool("greet", "Greets.", |a: Loose| async move {
+        Ok::<_, ToolError>(a.name)
+    })
+    .allow_unknown_fields();
+    assert!(lenient.parameters().get("additionalProperties").is_none());
+    assert_eq!(
+        lenient
+            .call(json!({"name": "a", "colour": "red"}))
+            .await
+            .unwrap()
+            .content,
+        "a"
+    );
+    // Through the gateway, `null` for an optional argument means absent.
+    let mut registry = ToolRegistry::new();
+    registry.register(strict).unwrap();
+    let out = registry
+        .allow_all()
+        .call(&ToolCall::new(
+            "1",
+            "greet",
+            json!({"name": "b", "count": null}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(out.content, "b x1");
+}

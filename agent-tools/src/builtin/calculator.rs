@@ -14,7 +14,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::typed::schema_for;
+use crate::schema::schema_for;
 
 /// Longest expression accepted, in characters.
 pub const MAX_EXPRESSION_CHARS: usize = 2_000;
@@ -707,8 +707,9 @@ fn call_function(name: &str, args: &[Number]) -> Result<Number, CalcError> {
 
 /// Arguments of `calculator`.
 #[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct CalculatorArgs {
-    /// An arithmetic expression, e.g. `(17 * 83) + 12 ** 3` or `sqrt(2) / 3`.
+    /// The arithmetic expression to evaluate.
     pub expression: String,
 }
 

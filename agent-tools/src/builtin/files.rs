@@ -28,11 +28,11 @@ pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReadFileArgs {
-    /// File path relative to the working directory.
+    /// Path of the file, relative to the working directory.
     pub path: String,
-    /// First line to show (1-based, default 1).
+    /// First line to show, counting from 1 (default: the first).
     pub start: Option<usize>,
-    /// Last line to show (inclusive).
+    /// Last line to show (default: the last).
     pub end: Option<usize>,
 }
 
@@ -42,7 +42,7 @@ pub struct ReadFileArgs {
 pub struct GrepArgs {
     /// Text to find (a regular expression when `is_regex` is true).
     pub pattern: String,
-    /// File or directory to search (default: everything).
+    /// File or directory to search, relative to the working directory (default: all of it).
     pub path: Option<String>,
     /// Treat `pattern` as a regular expression (default false).
     pub is_regex: Option<bool>,
@@ -52,9 +52,10 @@ pub struct GrepArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SearchFilesArgs {
-    /// Glob over paths, e.g. `**/*.rs` or `src/*.toml`.
+    /// Glob pattern matched against file paths relative to the working
+    /// directory: `*` matches within a name, `**` across directories.
     pub glob: String,
-    /// Directory to search in (default: everything).
+    /// Directory to search in, relative to the working directory (default: all of it).
     pub dir: Option<String>,
 }
 
@@ -62,7 +63,7 @@ pub struct SearchFilesArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WriteFileArgs {
-    /// File path relative to the working directory.
+    /// Path of the file, relative to the working directory.
     pub path: String,
     /// The whole new content.
     pub content: String,
@@ -72,7 +73,7 @@ pub struct WriteFileArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EditFileArgs {
-    /// File path relative to the working directory.
+    /// Path of the file, relative to the working directory.
     pub path: String,
     /// Exact text to replace; it must occur exactly once.
     pub old: String,
@@ -128,7 +129,7 @@ impl FileTools {
         let root = Arc::clone(&self.root);
         tools.push(Arc::new(typed_tool(
             "search_files",
-            "List files whose path matches a glob such as **/*.rs.",
+            "List the files whose path matches a glob pattern.",
             move |args: SearchFilesArgs| {
                 blocking(Arc::clone(&root), move |root| search_files(root, args))
             },

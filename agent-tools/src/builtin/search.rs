@@ -15,7 +15,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::typed::schema_for;
+use crate::schema::schema_for;
 
 /// The knowledge base shipped with the crate.
 pub const DEFAULT_KNOWLEDGE_BASE: &str = include_str!("../../data/knowledge_base.json");
@@ -191,8 +191,9 @@ impl Default for Search {
 
 /// Arguments of `search`.
 #[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SearchArgs {
-    /// Keywords to look up, e.g. `population of France`.
+    /// What to look up, in a few keywords.
     pub query: String,
 }
 
