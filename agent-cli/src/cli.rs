@@ -2,21 +2,22 @@
 
 use std::path::PathBuf;
 
+use agent_core::Budget;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// agentloop's command-line agent: run ReAct agents against any
 /// OpenAI-compatible model, with the text or native transport.
 #[derive(Debug, Parser)]
 #[command(name = "agent", version, about, long_about = None)]
-pub struct Cli {
+pub(crate) struct Cli {
     /// What to do.
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Run one task to its answer.
     Run(RunArgs),
     /// A conversation: each line is a task; /transport, /tools, /reset, /exit.
@@ -35,7 +36,7 @@ pub enum Command {
 
 /// Which transport a run uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TransportKind {
+pub(crate) enum TransportKind {
     /// ReAct text: Thought / Action / Action Input / Final Answer.
     Text,
     /// The provider's native tool calling.
@@ -44,104 +45,108 @@ pub enum TransportKind {
 
 /// Where the model is.
 #[derive(Debug, Clone, Args)]
-pub struct ModelArgs {
+pub(crate) struct ModelArgs {
     /// Base URL of an OpenAI-compatible API.
     #[arg(long, env = "OPENAI_BASE_URL")]
-    pub base_url: Option<String>,
+    pub(crate) base_url: Option<String>,
     /// Model name.
     #[arg(long, env = "AGENT_MODEL")]
-    pub model: Option<String>,
+    pub(crate) model: Option<String>,
     /// API key (local servers need none).
     #[arg(long, env = "OPENAI_API_KEY", hide_env_values = true)]
-    pub api_key: Option<String>,
+    pub(crate) api_key: Option<String>,
     /// Do not stream model output.
     #[arg(long)]
-    pub no_stream: bool,
+    pub(crate) no_stream: bool,
 }
 
 /// Which tools a run may use.
 #[derive(Debug, Clone, Args)]
-pub struct ToolArgs {
+pub(crate) struct ToolArgs {
     /// Tool groups: calculator, search, files (default: calculator,search
     /// for runs; all three for `tools` and `call`).
     #[arg(long, value_delimiter = ',')]
-    pub tools: Option<Vec<String>>,
+    pub(crate) tools: Option<Vec<String>>,
     /// Root directory of the file tools.
     #[arg(long, default_value = ".")]
-    pub dir: PathBuf,
+    pub(crate) dir: PathBuf,
     /// Leave out the writing file tools.
     #[arg(long)]
-    pub read_only: bool,
+    pub(crate) read_only: bool,
 }
 
-/// Limits of a run.
+/// Limits of a run. Defaults come from the library ([`Budget::default`],
+/// the provider's and the gateway's timeouts): one source of defaults.
 #[derive(Debug, Clone, Args)]
-pub struct BudgetArgs {
+pub(crate) struct BudgetArgs {
     /// Model calls at most.
-    #[arg(long, default_value_t = 10)]
-    pub max_steps: u32,
+    #[arg(long, default_value_t = Budget::default().max_steps)]
+    pub(crate) max_steps: u32,
     /// Tool calls at most.
-    #[arg(long, default_value_t = 20)]
-    pub max_tool_calls: u32,
-    /// Wall clock for the run, in seconds.
-    #[arg(long, default_value_t = 300.0)]
-    pub timeout: f64,
-    /// Time limit per tool call, in seconds.
-    #[arg(long, default_value_t = 30.0)]
-    pub tool_timeout: f64,
+    #[arg(long, default_value_t = Budget::default().max_tool_calls)]
+    pub(crate) max_tool_calls: u32,
+    /// Wall clock for the whole run, in seconds.
+    #[arg(long, default_value_t = crate::setup::DEFAULT_RUN_TIMEOUT_SECS)]
+    pub(crate) timeout: f64,
+    /// Time limit for one model request, in seconds.
+    #[arg(long, default_value_t = agent_native::DEFAULT_REQUEST_TIMEOUT.as_secs_f64())]
+    pub(crate) request_timeout: f64,
+    /// Time limit for one tool call, in seconds.
+    #[arg(long, default_value_t = agent_tools::DEFAULT_TIMEOUT.as_secs_f64())]
+    pub(crate) tool_timeout: f64,
     /// Total tokens (prompt + completion) at most.
     #[arg(long)]
-    pub max_tokens: Option<u64>,
+    pub(crate) max_tokens: Option<u64>,
 }
 
 /// `agent run`.
 #[derive(Debug, Args)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     /// The task.
-    pub task: String,
+    pub(crate) task: String,
     /// The transport.
     #[arg(long, value_enum, default_value_t = TransportKind::Text)]
-    pub transport: TransportKind,
+    pub(crate) transport: TransportKind,
     /// The model.
     #[command(flatten)]
-    pub model: ModelArgs,
+    pub(crate) model: ModelArgs,
     /// The tools.
     #[command(flatten)]
-    pub tools: ToolArgs,
+    pub(crate) tools: ToolArgs,
     /// The limits.
     #[command(flatten)]
-    pub budget: BudgetArgs,
+    pub(crate) budget: BudgetArgs,
     /// Write a JSONL trace of the run here.
     #[arg(long)]
-    pub trace: Option<PathBuf>,
+    pub(crate) trace: Option<PathBuf>,
     /// Print the outcome as JSON on stdout.
     #[arg(long)]
-    pub json: bool,
-    /// No live view.
+    pub(crate) json: bool,
+    /// No live view and no summary: only the answer on stdout.
     #[arg(long, short)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
 }
 
 /// `agent chat`.
 #[derive(Debug, Args)]
-pub struct ChatArgs {
+pub(crate) struct ChatArgs {
     /// The transport to start with.
     #[arg(long, value_enum, default_value_t = TransportKind::Text)]
-    pub transport: TransportKind,
+    pub(crate) transport: TransportKind,
     /// The model.
     #[command(flatten)]
-    pub model: ModelArgs,
+    pub(crate) model: ModelArgs,
     /// The tools.
     #[command(flatten)]
-    pub tools: ToolArgs,
+    pub(crate) tools: ToolArgs,
     /// The limits of each task.
     #[command(flatten)]
-    pub budget: BudgetArgs,
+    pub(crate) budget: BudgetArgs,
 }
 
 /// The output grammars `agent parse` accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum DialectArg {
+pub(crate) enum DialectArg {
     /// Classic ReAct with `Final Answer:`.
     Classic,
     /// `Answer:` ending.
@@ -152,65 +157,65 @@ pub enum DialectArg {
 
 /// `agent parse`.
 #[derive(Debug, Args)]
-pub struct ParseArgs {
+pub(crate) struct ParseArgs {
     /// The dialect (the parser accepts all; this is for symmetry with prompts).
     #[arg(long, value_enum, default_value_t = DialectArg::Classic)]
-    pub dialect: DialectArg,
+    pub(crate) dialect: DialectArg,
     /// Treat text with no markers as the final answer.
     #[arg(long)]
-    pub implicit_final_answer: bool,
+    pub(crate) implicit_final_answer: bool,
 }
 
 /// `agent replay`.
 #[derive(Debug, Args)]
-pub struct ReplayArgs {
+pub(crate) struct ReplayArgs {
     /// The trace file (JSONL).
-    pub file: PathBuf,
+    pub(crate) file: PathBuf,
     /// Re-run it with the recorded model turns and compare the outcome.
     #[arg(long)]
-    pub verify: bool,
+    pub(crate) verify: bool,
     /// Root directory of the file tools, for --verify.
     #[arg(long, default_value = ".")]
-    pub dir: PathBuf,
+    pub(crate) dir: PathBuf,
 }
 
 /// `agent tools`.
 #[derive(Debug, Args)]
-pub struct ToolsArgs {
+pub(crate) struct ToolsArgs {
     /// Print the specs as JSON.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
     /// The tools.
     #[command(flatten)]
-    pub tools: ToolArgs,
+    pub(crate) tools: ToolArgs,
 }
 
 /// `agent call`.
 #[derive(Debug, Args)]
-pub struct CallArgs {
+pub(crate) struct CallArgs {
     /// The tool's name.
-    pub tool: String,
+    pub(crate) tool: String,
     /// The arguments: JSON, or a plain string for a one-string-argument tool.
-    pub args: String,
+    pub(crate) args: String,
     /// The tools.
     #[command(flatten)]
-    pub tools: ToolArgs,
+    pub(crate) tools: ToolArgs,
 }
 
 /// `agent demo`.
 #[derive(Debug, Args)]
-pub struct DemoArgs {
+pub(crate) struct DemoArgs {
     /// Only this transport (default: both).
     #[arg(long, value_enum)]
-    pub transport: Option<TransportKind>,
+    pub(crate) transport: Option<TransportKind>,
     /// Only this scene: multi-hop, recovery, refund, files, budget.
     #[arg(long)]
-    pub scene: Option<String>,
+    pub(crate) scene: Option<String>,
 }
 
 impl ToolArgs {
     /// The groups asked for, or `default`.
-    pub fn groups(&self, default: &[&str]) -> Vec<String> {
+    pub(crate) fn groups(&self, default: &[&str]) -> Vec<String> {
         self.tools
             .clone()
             .unwrap_or_else(|| default.iter().map(|g| g.to_string()).collect())
@@ -218,6 +223,6 @@ impl ToolArgs {
 }
 
 /// Tool groups of `agent run` and `agent chat` when none are given.
-pub const RUN_TOOLS: &[&str] = &["calculator", "search"];
+pub(crate) const RUN_TOOLS: &[&str] = &["calculator", "search"];
 /// Tool groups of `agent tools` and `agent call` when none are given.
-pub const ALL_TOOLS: &[&str] = &["calculator", "search", "files"];
+pub(crate) const ALL_TOOLS: &[&str] = &["calculator", "search", "files"];

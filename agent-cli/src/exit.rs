@@ -9,40 +9,47 @@
 //! | 4 | the model failed (HTTP error, timeout, bad response, unreachable) |
 //! | 5 | a hook halted the run |
 //! | 130 | cancelled (Ctrl-C) |
+//! | 143 | terminated (SIGTERM) |
+//!
+//! A run that stopped on an internal error exits 1. A trace that could not
+//! be written turns an exit 0 into 1 (the outcome is still printed).
 
 use std::process::ExitCode;
 
 use agent_core::StopReason;
 
 /// Success.
-pub const OK: u8 = 0;
+pub(crate) const OK: u8 = 0;
 /// A failure.
-pub const FAILURE: u8 = 1;
+pub(crate) const FAILURE: u8 = 1;
 /// Bad usage.
-pub const USAGE: u8 = 2;
+pub(crate) const USAGE: u8 = 2;
 /// A budget stop.
-pub const BUDGET: u8 = 3;
+pub(crate) const BUDGET: u8 = 3;
 /// A model error.
-pub const MODEL: u8 = 4;
+pub(crate) const MODEL: u8 = 4;
 /// Halted by a hook.
-pub const HALTED: u8 = 5;
-/// Cancelled.
-pub const CANCELLED: u8 = 130;
+pub(crate) const HALTED: u8 = 5;
+/// Cancelled (Ctrl-C).
+pub(crate) const CANCELLED: u8 = 130;
+/// Terminated (SIGTERM).
+pub(crate) const TERMINATED: u8 = 143;
 
 /// The exit code for a run's stop reason.
-pub fn for_stop(reason: &StopReason) -> u8 {
+pub(crate) fn for_stop(reason: &StopReason) -> u8 {
     match reason {
         StopReason::FinalAnswer => OK,
         StopReason::Model(_) => MODEL,
         StopReason::Cancelled => CANCELLED,
         StopReason::Halted(_) => HALTED,
+        StopReason::Internal(_) => FAILURE,
         _ => BUDGET,
     }
 }
 
 /// An error that ends the command with one line and a code.
 #[derive(Debug, thiserror::Error)]
-pub enum CliError {
+pub(crate) enum CliError {
     /// Bad usage.
     #[error("{0}")]
     Usage(String),
@@ -53,7 +60,7 @@ pub enum CliError {
 
 impl CliError {
     /// The process exit code.
-    pub fn code(&self) -> ExitCode {
+    pub(crate) fn code(&self) -> ExitCode {
         ExitCode::from(match self {
             Self::Usage(_) => USAGE,
             Self::Failure(_) => FAILURE,
@@ -62,4 +69,4 @@ impl CliError {
 }
 
 /// The message printed when no model is configured.
-pub const NO_MODEL: &str = "no model configured: set OPENAI_BASE_URL and AGENT_MODEL (or pass --base-url and --model); for an offline demo, run `cargo xtask demo`";
+pub(crate) const NO_MODEL: &str = "no model configured: set OPENAI_BASE_URL and AGENT_MODEL (or pass --base-url and --model); for an offline demo, run `cargo xtask demo`";

@@ -7,15 +7,48 @@ mod exit;
 mod setup;
 mod view;
 
+use std::panic::AssertUnwindSafe;
 use std::process::ExitCode;
 
+use agent_core::tool::panic_message;
 use clap::Parser;
 use clap::error::ErrorKind;
 
 use crate::cli::{Cli, Command};
 use crate::exit::CliError;
 
+/// Exit code of an internal error the program could not contain.
+const CRASH: u8 = 101;
+
+/// Logs go to stderr through `tracing`: warnings by default, more with
+/// `AGENT_LOG` (e.g. `AGENT_LOG=debug`).
+fn install_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("AGENT_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .without_time()
+        .with_target(false)
+        .try_init();
+}
+
+/// A panic (most are caught: a tool's by the gateway, a component's by the
+/// run) is logged through `tracing` instead of printed with a backtrace,
+/// so the terminal stays clean; one that escapes is reported by `main`.
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let location = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        tracing::debug!("{}{location}", panic_message(info.payload()));
+    }));
+}
+
 fn main() -> ExitCode {
+    install_logging();
+    install_panic_hook();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err)
@@ -47,11 +80,17 @@ fn main() -> ExitCode {
             return ExitCode::from(exit::FAILURE);
         }
     };
-    match runtime.block_on(dispatch(cli.command)) {
-        Ok(code) => ExitCode::from(code),
-        Err(err) => {
+    let result =
+        std::panic::catch_unwind(AssertUnwindSafe(|| runtime.block_on(dispatch(cli.command))));
+    match result {
+        Ok(Ok(code)) => ExitCode::from(code),
+        Ok(Err(err)) => {
             eprintln!("error: {err}");
             err.code()
+        }
+        Err(panic) => {
+            eprintln!("error: internal error ({})", panic_message(&*panic));
+            ExitCode::from(CRASH)
         }
     }
 }

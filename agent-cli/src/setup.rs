@@ -1,22 +1,42 @@
 //! Builds what a run needs from the flags: the model, the transport, the
-//! tools and the budget.
+//! tools and the budget. Every flag is checked here, so bad input is a
+//! one-line usage error, never a panic deeper down.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use agent_core::{Agent, AgentBuilder, Budget, RequestOptions, Transport};
-use agent_native::{DEFAULT_BASE_URL, NativeTransport, OpenAiCompatible, ProviderConfig};
+use agent_core::agent::AgentBuilder;
+use agent_core::run::RequestOptions;
+use agent_core::{Agent, Budget, Transport};
+use agent_native::{
+    DEFAULT_BASE_URL, MAX_TIMEOUT, NativeTransport, OpenAiCompatible, ProviderConfig, ProviderError,
+};
 use agent_text::TextTransport;
 use agent_tools::{ToolRegistry, ToolSet, builtin};
 
 use crate::cli::{BudgetArgs, ModelArgs, ToolArgs, TransportKind};
-
-/// Tokens generated per request at most (local servers need a cap).
-pub const MAX_GENERATED_TOKENS: u32 = 1024;
 use crate::exit::{CliError, NO_MODEL};
 
-/// The provider for these flags, or the one-line "no model" error.
-pub fn model(args: &ModelArgs, timeout: Duration) -> Result<OpenAiCompatible, CliError> {
+/// Tokens generated per request at most (local servers need a cap).
+pub(crate) const MAX_GENERATED_TOKENS: u32 = 1024;
+
+/// The run's wall clock when `--timeout` is not given, in seconds.
+pub(crate) const DEFAULT_RUN_TIMEOUT_SECS: f64 = 300.0;
+
+/// Which setting the API key came from, for error messages.
+fn api_key_source() -> &'static str {
+    if std::env::args().any(|a| a == "--api-key" || a.starts_with("--api-key=")) {
+        "--api-key"
+    } else {
+        "OPENAI_API_KEY"
+    }
+}
+
+/// The provider for these flags, or a one-line usage error.
+pub(crate) fn model(
+    args: &ModelArgs,
+    request_timeout: Duration,
+) -> Result<OpenAiCompatible, CliError> {
     let model = args.model.clone().filter(|m| !m.trim().is_empty());
     let base_url = args
         .base_url
@@ -26,15 +46,22 @@ pub fn model(args: &ModelArgs, timeout: Duration) -> Result<OpenAiCompatible, Cl
     let (Some(base_url), Some(model)) = (base_url, model) else {
         return Err(CliError::Usage(NO_MODEL.into()));
     };
-    let mut config = ProviderConfig::new(base_url, model).with_timeout(timeout);
+    let mut config = ProviderConfig::new(base_url, model).with_timeout(request_timeout);
     if let Some(key) = args.api_key.clone().filter(|k| !k.is_empty()) {
         config = config.with_api_key(key);
     }
-    OpenAiCompatible::new(config).map_err(|e| CliError::Usage(e.to_string()))
+    OpenAiCompatible::new(config).map_err(|e| match e {
+        ProviderError::InvalidApiKey(reason) => CliError::Usage(format!(
+            "the API key from {} is not valid: {reason}",
+            api_key_source()
+        )),
+        ProviderError::InvalidBaseUrl { .. } => CliError::Usage(format!("--base-url: {e}")),
+        other => CliError::Usage(other.to_string()),
+    })
 }
 
 /// The transport.
-pub fn transport(kind: TransportKind) -> Arc<dyn Transport> {
+pub(crate) fn transport(kind: TransportKind) -> Arc<dyn Transport> {
     match kind {
         TransportKind::Text => Arc::new(TextTransport::new()),
         TransportKind::Native => Arc::new(NativeTransport::new()),
@@ -42,37 +69,42 @@ pub fn transport(kind: TransportKind) -> Arc<dyn Transport> {
 }
 
 /// The registry of the built-in groups asked for (or `default`).
-pub fn registry(args: &ToolArgs, default: &[&str]) -> Result<ToolRegistry, CliError> {
+pub(crate) fn registry(args: &ToolArgs, default: &[&str]) -> Result<ToolRegistry, CliError> {
     builtin::registry(&args.groups(default), Some(&args.dir), args.read_only)
         .map_err(|e| CliError::Usage(e.to_string()))
 }
 
-/// The tool set of a run, with a tool timeout.
-pub fn tools(args: &ToolArgs, tool_timeout: Duration) -> Result<ToolSet, CliError> {
+/// The tool set of a run, with the tool timeout.
+pub(crate) fn tools(args: &ToolArgs, tool_timeout: Duration) -> Result<ToolSet, CliError> {
     Ok(registry(args, crate::cli::RUN_TOOLS)?
         .allow_all()
         .with_default_timeout(tool_timeout))
 }
 
-/// Seconds from a flag.
-pub fn seconds(value: f64, flag: &str) -> Result<Duration, CliError> {
-    if value.is_finite() && value > 0.0 {
-        Ok(Duration::from_secs_f64(value))
-    } else {
-        Err(CliError::Usage(format!(
-            "--{flag} must be a positive number of seconds"
-        )))
+/// Seconds from a flag: a positive, finite number, at most a year.
+pub(crate) fn seconds(value: f64, flag: &str) -> Result<Duration, CliError> {
+    let error = || {
+        CliError::Usage(format!(
+            "--{flag} must be a positive number of seconds, at most {} (got {value})",
+            MAX_TIMEOUT.as_secs()
+        ))
+    };
+    if !(value.is_finite() && value > 0.0) {
+        return Err(error());
+    }
+    match Duration::try_from_secs_f64(value) {
+        Ok(duration) if duration <= MAX_TIMEOUT && !duration.is_zero() => Ok(duration),
+        _ => Err(error()),
     }
 }
 
 /// The budget.
-pub fn budget(args: &BudgetArgs) -> Result<Budget, CliError> {
+pub(crate) fn budget(args: &BudgetArgs) -> Result<Budget, CliError> {
     let budget = Budget {
         max_steps: args.max_steps,
         max_tool_calls: args.max_tool_calls,
         max_total_tokens: args.max_tokens,
         timeout: Some(seconds(args.timeout, "timeout")?),
-        tool_timeout: Some(seconds(args.tool_timeout, "tool-timeout")?),
         ..Budget::default()
     };
     budget
@@ -83,18 +115,20 @@ pub fn budget(args: &BudgetArgs) -> Result<Budget, CliError> {
 
 /// An agent builder for a run from the flags: model, transport, tools,
 /// budget, streaming and the generation cap.
-pub fn agent_builder(
+pub(crate) fn agent_builder(
     model_args: &ModelArgs,
     tool_args: &ToolArgs,
     budget_args: &BudgetArgs,
     kind: TransportKind,
 ) -> Result<AgentBuilder, CliError> {
     let budget = budget(budget_args)?;
-    let provider = model(model_args, budget.timeout.unwrap_or_default())?;
-    let toolbox = tools(tool_args, budget.tool_timeout.unwrap_or_default())?;
+    let request_timeout = seconds(budget_args.request_timeout, "request-timeout")?;
+    let tool_timeout = seconds(budget_args.tool_timeout, "tool-timeout")?;
+    let provider = model(model_args, request_timeout)?;
+    let toolbox = tools(tool_args, tool_timeout)?;
     Ok(Agent::builder()
         .model(provider)
-        .transport_arc(transport(kind))
+        .transport(transport(kind))
         .toolbox(toolbox)
         .budget(budget)
         .streaming(!model_args.no_stream)
@@ -102,4 +136,16 @@ pub fn agent_builder(
             max_tokens: Some(MAX_GENERATED_TOKENS),
             ..RequestOptions::default()
         }))
+}
+
+/// A task from the command line: refused when empty or blank.
+pub(crate) fn task(text: &str) -> Result<&str, CliError> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        Err(CliError::Usage(
+            "the task is empty: say what the agent should do".into(),
+        ))
+    } else {
+        Ok(trimmed)
+    }
 }

@@ -7,7 +7,8 @@ use std::io::{IsTerminal, Write};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use agent_core::{Event, EventSink, Outcome};
+use agent_core::Event;
+use agent_core::event::EventSink;
 
 /// How long an observation may be on screen, in characters.
 const OBSERVATION_CHARS: usize = 300;
@@ -21,7 +22,7 @@ struct Spinner {
 }
 
 /// The live view; also prints traces for `agent replay`.
-pub struct LiveView {
+pub(crate) struct LiveView {
     colour: bool,
     terminal: bool,
     spinner: Arc<Mutex<Spinner>>,
@@ -31,7 +32,7 @@ const FRAMES: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 
 impl LiveView {
     /// A view of stderr. On a terminal a spinner task runs on the current runtime.
-    pub fn new() -> Arc<Self> {
+    pub(crate) fn new() -> Arc<Self> {
         let terminal = std::io::stderr().is_terminal();
         let colour = terminal && std::env::var_os("NO_COLOR").is_none();
         let view = Arc::new(Self {
@@ -93,7 +94,7 @@ impl LiveView {
     }
 
     /// Stops the spinner and clears its line.
-    pub fn finish(&self) {
+    pub(crate) fn finish(&self) {
         let mut spinner = self.spinner.lock().unwrap_or_else(|p| p.into_inner());
         if spinner.drawn {
             let mut err = std::io::stderr().lock();
@@ -102,17 +103,6 @@ impl LiveView {
             spinner.drawn = false;
         }
         spinner.active = false;
-    }
-
-    /// The summary line of an outcome.
-    pub fn summary(outcome: &Outcome) -> String {
-        summary_line(
-            &outcome.stop_reason.to_string(),
-            outcome.steps,
-            outcome.tool_calls,
-            outcome.usage.total_tokens,
-            outcome.elapsed_ms,
-        )
     }
 }
 
@@ -124,7 +114,7 @@ fn summary_line(reason: &str, steps: u32, tool_calls: u32, tokens: u64, elapsed_
 }
 
 /// One line for the screen: newlines shown as ⏎, cut at `max` characters.
-pub fn one_line(text: &str, max: usize) -> String {
+pub(crate) fn one_line(text: &str, max: usize) -> String {
     let flat: String = text.trim().replace('\n', " ⏎ ");
     if flat.chars().count() <= max {
         flat

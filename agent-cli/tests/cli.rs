@@ -425,8 +425,10 @@ async fn the_live_view_in_a_pseudo_terminal() {
 async fn chat_keeps_the_conversation_and_obeys_its_commands() {
     let server = CannedServer::start(vec![
         Canned::text("Thought: easy\nFinal Answer: Paris"),
+        Canned::text("Thought: I know it\nFinal Answer: about 2100000"),
         Canned::tool_calls(&[("c", "calculator", r#"{"expression": "2100000 * 2"}"#)]),
         Canned::text("4200000"),
+        Canned::text("Hello!"),
     ])
     .await
     .unwrap();
@@ -434,31 +436,60 @@ async fn chat_keeps_the_conversation_and_obeys_its_commands() {
     let out = tokio::task::spawn_blocking(move || {
         use std::io::Write;
         let mut child = agent()
-            .args(["chat", "--base-url", &url, "--model", "m"])
+            .args(["chat", "--base-url", &url, "--model", "m", "--no-stream"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let script = "What is the capital of France?\n/transport native\n/tools calculator\nTwice its population?\n/reset\n/exit\nnever sent\n";
+        let script = "What is the capital of France?\nAnd its population?\n/tools nope\n/transport native\n/tools calculator\nTwice that?\n/reset\nHello again\n/exit\nnever sent\n";
         child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
         child.wait_with_output().unwrap()
     })
     .await
     .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(
         text(&out.stdout).lines().collect::<Vec<_>>(),
-        ["Paris", "4200000"]
+        ["Paris", "about 2100000", "4200000", "Hello!"]
+    );
+    // A rejected command leaves the previous setting in place.
+    assert!(
+        stderr.contains("unknown built-in tool group `nope`"),
+        "{stderr}"
     );
     let requests = server.requests();
-    assert_eq!(requests.len(), 3, "nothing is sent after /exit");
+    assert_eq!(requests.len(), 5, "nothing is sent after /exit");
     assert!(requests[0]["tools"].is_null(), "text transport first");
-    let second_task = requests[1]["messages"][1]["content"].as_str().unwrap();
+    // The second turn sends the first turn's messages again, byte for byte,
+    // then the answer and the new question as messages of their own.
+    let first = requests[0]["messages"].as_array().unwrap();
+    let second = requests[1]["messages"].as_array().unwrap();
+    assert_eq!(&second[..first.len()], &first[..]);
+    assert_eq!(second[first.len()]["role"], "assistant");
     assert!(
-        second_task.contains("Q: What is the capital of France?\nA: Paris"),
-        "{second_task}"
+        second[first.len()]["content"]
+            .as_str()
+            .unwrap()
+            .contains("Final Answer: Paris")
     );
-    assert_eq!(requests[1]["tools"][0]["function"]["name"], "calculator");
-    assert_eq!(requests[1]["tools"].as_array().unwrap().len(), 1);
+    assert_eq!(second[first.len() + 1]["role"], "user");
+    assert!(
+        second[first.len() + 1]["content"]
+            .as_str()
+            .unwrap()
+            .contains("And its population?")
+    );
+    // Native with only the calculator, the conversation carried over.
+    assert_eq!(requests[2]["tools"][0]["function"]["name"], "calculator");
+    assert_eq!(requests[2]["tools"].as_array().unwrap().len(), 1);
+    let third = requests[2]["messages"].as_array().unwrap();
+    assert!(third.iter().any(|m| {
+        m["content"]
+            .as_str()
+            .is_some_and(|c| c.contains("about 2100000"))
+    }));
+    // After /reset, a fresh conversation: system prompt and the question.
+    assert_eq!(requests[4]["messages"].as_array().unwrap().len(), 2);
 }

@@ -6,12 +6,16 @@
 use std::hint::black_box;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use agent_core::testing::{TestTransport, WorkloadModel, WorkloadStyle};
+mod common;
+
+use agent_core::testing::TestTransport;
 use agent_core::{Agent, Budget, ToolCall, ToolError, ToolOutput, ToolSpec, Toolbox};
 use async_trait::async_trait;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use serde::Deserialize;
 use serde_json::json;
+
+use common::workload::{WorkloadModel, WorkloadStyle};
 
 #[derive(Deserialize)]
 struct AddArgs {

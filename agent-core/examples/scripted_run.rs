@@ -1,7 +1,6 @@
 //! A scripted two-step run through the core loop, printed event by event (offline).
 
-use std::sync::Arc;
-
+use agent_core::event::FnSink;
 use agent_core::testing::{ScriptedModel, TestTransport};
 use agent_core::{Agent, Event, ToolCall, ToolError, ToolOutput, ToolSpec, Toolbox};
 use async_trait::async_trait;
@@ -61,7 +60,7 @@ async fn main() {
         .model(model)
         .transport(TestTransport)
         .toolbox(Multiply)
-        .sink(Arc::new(show))
+        .sink(FnSink(show))
         .build()
     {
         Ok(agent) => agent,

@@ -30,7 +30,19 @@ impl TokenEstimator for BytesPerToken {
 
 /// A shareable estimator; defaults to [`BytesPerToken`].
 #[derive(Clone)]
-pub struct Estimator(pub Arc<dyn TokenEstimator>);
+pub struct Estimator(Arc<dyn TokenEstimator>);
+
+impl Estimator {
+    /// Shares `estimator`.
+    pub fn new(estimator: impl TokenEstimator + 'static) -> Self {
+        Self(Arc::new(estimator))
+    }
+
+    /// Estimated tokens for `text`.
+    pub fn estimate(&self, text: &str) -> u64 {
+        self.0.estimate(text)
+    }
+}
 
 impl Default for Estimator {
     fn default() -> Self {
@@ -43,6 +55,9 @@ impl std::fmt::Debug for Estimator {
         f.write_str("Estimator")
     }
 }
+
+/// The longest wall clock a budget accepts (about a year).
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(366 * 24 * 3600);
 
 /// Keeps requests bounded: when the estimated request passes `max_tokens`,
 /// the oldest middle turns are dropped (whole turns, never the system
@@ -71,12 +86,10 @@ pub struct Budget {
     pub max_total_tokens: Option<u64>,
     /// Estimated tokens of one request, checked before it is sent.
     pub max_request_tokens: Option<u64>,
-    /// Wall clock for the whole run.
+    /// Wall clock for the whole run. (A model request's own time limit is
+    /// the provider's; a tool call's is the tool gateway's.)
     #[serde(with = "duration_ms")]
     pub timeout: Option<Duration>,
-    /// Outer time limit for one tool call (the tool gateway has its own).
-    #[serde(with = "duration_ms")]
-    pub tool_timeout: Option<Duration>,
     /// This many malformed turns in a row stop the run (default 3).
     pub max_consecutive_malformed: u32,
     /// The same tool with the same canonical arguments this many times
@@ -84,8 +97,9 @@ pub struct Budget {
     /// threshold run, and their observation tells the model it already has
     /// that result.
     pub loop_threshold: u32,
-    /// When a step or tool-call budget runs out, ask the model once more to
-    /// answer with what it has (default off).
+    /// When the step or tool-call budget runs out, one answer turn (within
+    /// the step budget) asks the model to answer with what it has
+    /// (default off).
     pub final_answer_on_limit: bool,
     /// Optional history window for requests.
     pub history_window: Option<HistoryWindow>,
@@ -99,7 +113,6 @@ impl Default for Budget {
             max_total_tokens: None,
             max_request_tokens: None,
             timeout: None,
-            tool_timeout: None,
             max_consecutive_malformed: 3,
             loop_threshold: 3,
             final_answer_on_limit: false,
@@ -114,6 +127,9 @@ pub enum BudgetError {
     /// A limit that must be positive is zero.
     #[error("budget field `{0}` must be greater than zero")]
     Zero(&'static str),
+    /// A time limit too long to schedule.
+    #[error("budget field `{0}` is too long (at most a year)")]
+    TooLong(&'static str),
     /// The loop threshold must allow one repeat at least.
     #[error("budget field `loop_threshold` must be at least 2 (got {0})")]
     LoopThreshold(u32),
@@ -146,8 +162,8 @@ impl Budget {
         if self.timeout == Some(Duration::ZERO) {
             return Err(BudgetError::Zero("timeout"));
         }
-        if self.tool_timeout == Some(Duration::ZERO) {
-            return Err(BudgetError::Zero("tool_timeout"));
+        if self.timeout.is_some_and(|t| t > MAX_TIMEOUT) {
+            return Err(BudgetError::TooLong("timeout"));
         }
         if self.loop_threshold < 2 {
             return Err(BudgetError::LoopThreshold(self.loop_threshold));
@@ -170,14 +186,19 @@ pub(crate) mod duration_ms {
 
     use serde::{Deserialize, Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(value: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(
+        value: &Option<Duration>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         match value {
             Some(d) => s.serialize_some(&u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
             None => s.serialize_none(),
         }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Duration>, D::Error> {
         Ok(Option::<u64>::deserialize(d)?.map(Duration::from_millis))
     }
 }

@@ -15,7 +15,7 @@ pub(crate) fn canonical_call_key(name: &str, arguments: &Value) -> String {
 }
 
 /// Writes `value` as JSON with object keys in sorted order.
-pub fn write_canonical(value: &Value, out: &mut String) {
+pub(crate) fn write_canonical(value: &Value, out: &mut String) {
     match value {
         Value::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();

@@ -16,6 +16,9 @@ pub enum Event {
     RunStarted {
         /// The task.
         task: String,
+        /// The earlier conversation the run continues.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        history: Vec<crate::message::Message>,
         /// The transport's name.
         transport: String,
         /// Names of the tools offered.
@@ -30,6 +33,12 @@ pub enum Event {
         step: u32,
         /// Messages in the request.
         messages: usize,
+        /// A forced answer turn: the model may only answer.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        answer_only: bool,
+        /// The request asks for grammar-constrained decoding.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        constrained: bool,
     },
     /// A piece of streamed text.
     TextDelta {
@@ -101,14 +110,37 @@ pub enum Event {
 }
 
 /// Receives events as they happen. Implementations must be quick; they
-/// run inline in the loop.
+/// run inline in the loop. A sink that panics is reported and skipped; the
+/// run goes on.
 pub trait EventSink: Send + Sync {
     /// Called once per event, in order.
     fn emit(&self, event: &Event);
 }
 
-impl<F: Fn(&Event) + Send + Sync> EventSink for F {
+impl<T: EventSink + ?Sized> EventSink for std::sync::Arc<T> {
     fn emit(&self, event: &Event) {
-        self(event)
+        (**self).emit(event)
+    }
+}
+
+/// A sink made from a closure.
+///
+/// ```
+/// use agent_core::event::{Event, EventSink, FnSink};
+///
+/// let sink = FnSink(|event: &Event| println!("{event:?}"));
+/// sink.emit(&Event::TextDelta { text: "hi".into() });
+/// ```
+pub struct FnSink<F>(pub F);
+
+impl<F: Fn(&Event) + Send + Sync> EventSink for FnSink<F> {
+    fn emit(&self, event: &Event) {
+        (self.0)(event)
+    }
+}
+
+impl<F> std::fmt::Debug for FnSink<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FnSink")
     }
 }

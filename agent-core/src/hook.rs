@@ -48,8 +48,21 @@ pub trait Hook: Send + Sync {
     async fn before_tool_call(&self, call: &ToolCall) -> HookAction;
 }
 
+#[async_trait]
+impl<T: Hook + ?Sized> Hook for std::sync::Arc<T> {
+    async fn before_tool_call(&self, call: &ToolCall) -> HookAction {
+        (**self).before_tool_call(call).await
+    }
+}
+
 /// A hook made from a synchronous closure.
 pub struct FnHook<F>(pub F);
+
+impl<F> std::fmt::Debug for FnHook<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FnHook")
+    }
+}
 
 #[async_trait]
 impl<F> Hook for FnHook<F>

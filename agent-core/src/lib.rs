@@ -2,23 +2,28 @@
 //!
 //! The ReAct loop of agentloop, written once for every transport.
 //!
-//! - The **message model** ([`Message`], [`ToolCall`], [`CompletionRequest`],
-//!   [`Completion`], [`Usage`]) and the **traits** a run is made of:
-//!   [`Complete`] (the model), [`Tool`] and [`Toolbox`] (the tools) and
-//!   [`Transport`] (how the run talks to the model: text ReAct or native
-//!   tool calls).
-//! - [`Run`], a sans-IO state machine: [`Run::next_step`] says what to do
-//!   ([`Step::CallModel`], [`Step::CallTools`], [`Step::Done`]); the caller
-//!   feeds back completions and observations. It checks the [`Budget`] and
-//!   ends with an [`Outcome`] that always keeps the transcript and usage,
-//!   whatever the [`StopReason`]. It is serializable, so a run paused before
-//!   its tool calls can be stored and resumed elsewhere.
-//! - [`Agent`], the driver that does the IO: model calls (optionally
-//!   streamed), concurrent tool rounds in call order, [`Hook`]s,
-//!   [`Event`]s, cancellation and the wall clock.
-//! - [`TraceWriter`] writes a JSONL trace; [`ReplayModel`] replays one.
+//! The root holds what you type in the first hour; everything else lives
+//! in named modules:
+//!
+//! - [`message`]: the provider-neutral message model ([`Message`],
+//!   [`ToolCall`], [`CompletionRequest`], [`Completion`], usage).
+//! - [`model`]: the [`Complete`] trait (a model), streaming deltas and the
+//!   typed [`ModelError`].
+//! - [`tool`]: the [`Tool`] and [`Toolbox`] traits, [`ToolError`] and the
+//!   observation a call becomes. `agent-tools` provides the gateway.
+//! - [`transport`]: the [`Transport`] trait (text ReAct or native tool
+//!   calls: `agent-text` and `agent-native`).
+//! - [`run`]: [`Run`](run::Run), the sans-IO state machine: it says what to
+//!   do next, checks the [`Budget`] and ends with an [`Outcome`] that keeps
+//!   the transcript and usage whatever the [`StopReason`]. It can be
+//!   stored and resumed elsewhere.
+//! - [`agent`]: the [`Agent`] that does the IO (model calls, concurrent
+//!   tool rounds, [`Hook`]s, [`Event`]s, cancellation, wall clock), and
+//!   [`Task`], a task with the conversation it continues.
+//! - [`budget`], [`outcome`], [`event`], [`hook`], [`trace`] (JSONL traces
+//!   and replay).
 //! - With the `testing` feature: [`testing::ScriptedModel`] and
-//!   [`testing::TestTransport`].
+//!   [`testing::TestTransport`], for tests.
 //!
 //! ```
 //! use agent_core::testing::{ScriptedModel, TestTransport};
@@ -58,42 +63,28 @@
 //! # });
 //! ```
 
-mod agent;
-mod budget;
+pub mod agent;
+pub mod budget;
 mod canonical;
-mod event;
-mod hook;
-mod message;
-mod model;
-mod outcome;
-mod replay;
-mod run;
-mod tool;
-mod trace;
-mod transport;
+pub mod event;
+pub mod hook;
+pub mod message;
+pub mod model;
+pub mod outcome;
+pub mod run;
+pub mod tool;
+pub mod trace;
+pub mod transport;
 
 #[cfg(feature = "testing")]
 pub mod testing;
 
-pub use agent::{
-    Agent, AgentBuilder, AgentError, Progress, RunControl, RunStream, StreamItem, panic_message,
-};
-pub use budget::{Budget, BudgetError, BytesPerToken, Estimator, HistoryWindow, TokenEstimator};
-pub use canonical::write_canonical;
-pub use event::{Event, EventSink};
-pub use hook::{FnHook, Hook, HookAction};
-pub use message::{
-    Completion, CompletionRequest, FinishReason, Message, Role, ToolCall, ToolChoice, ToolSpec,
-    Usage,
-};
-pub use model::{
-    Complete, CompletionAccumulator, CompletionStream, ModelError, StreamDelta,
-    completion_to_deltas, parse_arguments,
-};
+pub use agent::{Agent, Task};
+pub use budget::Budget;
+pub use event::Event;
+pub use hook::{Hook, HookAction};
+pub use message::{Completion, CompletionRequest, Message, ToolCall, ToolSpec};
+pub use model::{Complete, ModelError};
 pub use outcome::{Outcome, StopReason};
-pub use replay::ReplayModel;
-pub use run::{RUN_FORMAT_VERSION, RequestOptions, Run, RunError, Step, TurnKind, TurnReport};
-pub use tokio_util::sync::CancellationToken;
-pub use tool::{Observation, Tool, ToolError, ToolErrorKind, ToolOutput, Toolbox};
-pub use trace::{TRACE_FORMAT_VERSION, TraceError, TraceRecord, TraceWriter, read_trace};
-pub use transport::{Decision, StreamWatcher, Transport, Turn};
+pub use tool::{Tool, ToolError, ToolOutput, Toolbox};
+pub use transport::Transport;

@@ -1,7 +1,7 @@
 //! The message model: what goes to a model and what comes back.
 //!
-//! These types are provider-neutral. A transport turns a run into a
-//! [`CompletionRequest`]; a model answers with a [`Completion`].
+//! These types are provider-neutral and plain data. A transport turns a
+//! run into a [`CompletionRequest`]; a model answers with a [`Completion`].
 
 use std::sync::Arc;
 
@@ -128,6 +128,23 @@ pub enum ToolChoice {
     Tool(String),
 }
 
+/// A constraint on what the model may generate: grammar-constrained
+/// decoding, where the server supports it. The transport builds it; the
+/// provider sends it in its server's dialect, or not at all.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Constraint {
+    /// The output grammar in GBNF (llama.cpp's `grammar`, vLLM's
+    /// structured-outputs grammar).
+    pub grammar: String,
+    /// The same steps as a JSON schema, for servers that constrain by
+    /// schema instead (Ollama's `format`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub json_schema: Option<Value>,
+    /// Only a final answer is allowed (a forced answer turn).
+    #[serde(default)]
+    pub answer_only: bool,
+}
+
 /// Everything a model needs to produce the next turn.
 ///
 /// `messages` is shared: from one step to the next the loop appends to the
@@ -151,6 +168,9 @@ pub struct CompletionRequest {
     /// Sampling temperature.
     #[serde(default)]
     pub temperature: Option<f32>,
+    /// Grammar-constrained decoding, when the transport asks for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub constraint: Option<Constraint>,
 }
 
 impl CompletionRequest {
@@ -163,6 +183,7 @@ impl CompletionRequest {
             stop: Vec::new(),
             max_tokens: None,
             temperature: None,
+            constraint: None,
         }
     }
 }
@@ -176,6 +197,14 @@ pub struct Usage {
     pub completion_tokens: u64,
     /// `prompt_tokens + completion_tokens` (as reported, or computed).
     pub total_tokens: u64,
+    /// Of `prompt_tokens`, how many the server served from its prompt
+    /// cache instead of evaluating them, when it said (`None`: unknown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cached_prompt_tokens: Option<u64>,
+    /// `true` when some of these counts are estimates, not the server's
+    /// own (a stream cut early, or a server that reports no usage).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub estimated: bool,
 }
 
 impl Usage {
@@ -185,16 +214,39 @@ impl Usage {
             prompt_tokens,
             completion_tokens,
             total_tokens: prompt_tokens.saturating_add(completion_tokens),
+            cached_prompt_tokens: None,
+            estimated: false,
         }
     }
 
-    /// Adds `other` into `self`, saturating.
+    /// The same usage, marked as an estimate.
+    pub fn estimate(mut self) -> Self {
+        self.estimated = true;
+        self
+    }
+
+    /// Prompt tokens the server evaluated (not served from its cache),
+    /// when it said how many it served from its cache.
+    pub fn evaluated_prompt_tokens(&self) -> Option<u64> {
+        self.cached_prompt_tokens
+            .map(|cached| self.prompt_tokens.saturating_sub(cached))
+    }
+
+    /// Adds `other` into `self`, saturating. The cached count stays known
+    /// only while every part knows it.
     pub fn add(&mut self, other: Usage) {
+        let known_before = self.total_tokens == 0 && self.cached_prompt_tokens.is_none();
         self.prompt_tokens = self.prompt_tokens.saturating_add(other.prompt_tokens);
         self.completion_tokens = self
             .completion_tokens
             .saturating_add(other.completion_tokens);
         self.total_tokens = self.total_tokens.saturating_add(other.total_tokens);
+        self.cached_prompt_tokens = match (self.cached_prompt_tokens, other.cached_prompt_tokens) {
+            (Some(a), Some(b)) => Some(a.saturating_add(b)),
+            (None, Some(b)) if known_before => Some(b),
+            _ => None,
+        };
+        self.estimated |= other.estimated;
     }
 }
 

@@ -11,7 +11,8 @@ use serde_json::Value;
 use crate::message::{Completion, CompletionRequest, FinishReason, ToolCall, Usage};
 
 /// Why a model call failed. Every variant is data, so it can be stored in
-/// an [`Outcome`](crate::Outcome) and a trace.
+/// an [`Outcome`](crate::Outcome) and a trace. (A cancelled run is not a
+/// model error: it stops with [`StopReason::Cancelled`](crate::StopReason).)
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
@@ -66,9 +67,6 @@ pub enum ModelError {
         /// The server's message.
         message: String,
     },
-    /// The call was cancelled.
-    #[error("model call cancelled")]
-    Cancelled,
 }
 
 impl ModelError {
@@ -150,6 +148,17 @@ pub trait Complete: Send + Sync {
         Ok(Box::pin(stream::iter(
             completion_to_deltas(completion).into_iter().map(Ok),
         )))
+    }
+}
+
+#[async_trait]
+impl<T: Complete + ?Sized> Complete for std::sync::Arc<T> {
+    async fn complete(&self, request: &CompletionRequest) -> Result<Completion, ModelError> {
+        (**self).complete(request).await
+    }
+
+    async fn stream(&self, request: &CompletionRequest) -> Result<CompletionStream, ModelError> {
+        (**self).stream(request).await
     }
 }
 

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::message::{Message, Usage};
+use crate::message::{Message, Role, Usage};
 use crate::model::ModelError;
 
 /// Why a run stopped.
@@ -30,6 +30,10 @@ pub enum StopReason {
     Cancelled,
     /// A hook stopped the run, with its reason.
     Halted(String),
+    /// The loop itself failed: a component (model, transport, toolbox,
+    /// hook) panicked, or the state machine refused an input. The detail
+    /// says which; the transcript is whole.
+    Internal(String),
 }
 
 impl StopReason {
@@ -46,6 +50,7 @@ impl StopReason {
             Self::Model(_) => "model_error",
             Self::Cancelled => "cancelled",
             Self::Halted(_) => "halted",
+            Self::Internal(_) => "internal_error",
         }
     }
 
@@ -68,6 +73,7 @@ impl std::fmt::Display for StopReason {
         match self {
             Self::Model(err) => write!(f, "model_error: {err}"),
             Self::Halted(reason) => write!(f, "halted: {reason}"),
+            Self::Internal(detail) => write!(f, "internal_error: {detail}"),
             other => f.write_str(other.label()),
         }
     }
@@ -97,5 +103,26 @@ impl Outcome {
     /// `true` if the run ended with a final answer.
     pub fn is_success(&self) -> bool {
         self.stop_reason == StopReason::FinalAnswer
+    }
+
+    /// The conversation so far without the system prompt: what a follow-up
+    /// run continues from (see [`Task::follow_up`](crate::Task::follow_up)).
+    pub fn conversation(&self) -> &[Message] {
+        let system = self
+            .transcript
+            .iter()
+            .take_while(|m| m.role == Role::System)
+            .count();
+        &self.transcript[system..]
+    }
+}
+
+/// The answer, or the stop reason when there is none.
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.answer {
+            Some(answer) => f.write_str(answer),
+            None => write!(f, "no answer ({})", self.stop_reason),
+        }
     }
 }

@@ -15,7 +15,7 @@ use serde_json::Value;
 use crate::message::{Completion, CompletionRequest, Message, ToolSpec};
 use crate::model::{Complete, CompletionStream, ModelError, StreamDelta, completion_to_deltas};
 use crate::tool::Observation;
-use crate::transport::{Decision, Transport, Turn};
+use crate::transport::{Decision, Interpretation, Opening, RequestParts, Transport, Turn};
 
 #[derive(Debug, Clone)]
 enum Entry {
@@ -84,7 +84,7 @@ impl ScriptedModel {
 
     /// Adds a native tool-call completion with one call.
     pub fn call(self, id: &str, tool: &str, arguments: Value) -> Self {
-        self.reply(Completion::tool_calls(vec![crate::ToolCall::new(
+        self.reply(Completion::tool_calls(vec![crate::message::ToolCall::new(
             id, tool, arguments,
         )]))
     }
@@ -226,16 +226,22 @@ impl Transport for TestTransport {
         "test"
     }
 
-    fn opening(&self, task: &str, _tools: &[ToolSpec]) -> Vec<Message> {
-        vec![
-            Message::system("You are a test agent."),
-            Message::user(task),
-        ]
+    fn opening(&self, task: &str, _tools: &[ToolSpec]) -> Opening {
+        Opening {
+            system: vec![Message::system("You are a test agent.")],
+            task: Message::user(task),
+        }
     }
 
-    fn prepare(&self, _request: &mut CompletionRequest) {}
+    fn render(&self, parts: RequestParts<'_>) -> CompletionRequest {
+        let mut request = parts.plain();
+        if !parts.answer_only {
+            request.tools = std::sync::Arc::clone(parts.tools);
+        }
+        request
+    }
 
-    fn interpret(&self, completion: Completion) -> Turn {
+    fn interpret(&self, completion: Completion, _tools: &[ToolSpec]) -> Interpretation {
         let decision = if !completion.tool_calls.is_empty() {
             Decision::Act(completion.tool_calls.clone())
         } else if completion.text.trim().is_empty() {
@@ -243,9 +249,11 @@ impl Transport for TestTransport {
         } else {
             Decision::Final(completion.text.trim().to_string())
         };
-        Turn {
-            thought: None,
-            decision,
+        Interpretation {
+            turn: Turn {
+                thought: None,
+                decision,
+            },
             message: Message::assistant_with_calls(completion.text, completion.tool_calls),
         }
     }
@@ -257,69 +265,9 @@ impl Transport for TestTransport {
             .collect()
     }
 
-    fn malformed(&self, reason: &str) -> Vec<Message> {
+    fn malformed(&self, reason: &str, _tools: &[ToolSpec]) -> Vec<Message> {
         vec![Message::user(format!(
             "Error: {reason}. Answer or call a tool."
         ))]
-    }
-}
-
-/// The reply style of a [`WorkloadModel`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WorkloadStyle {
-    /// ReAct text (`Action:` / `Action Input:` / `Final Answer:`).
-    Text,
-    /// Native tool calls, and the answer as plain text.
-    Native,
-}
-
-/// The model of the shared peer workload (`WORKLOAD.md`): call i < K asks
-/// for `add {"a": i, "b": 1}`, call K answers `DONE-K`. The step number
-/// comes from the request (two opening messages, then two per step), so one
-/// model serves any number of runs, concurrent ones included. It counts its
-/// calls for the workload's checks.
-#[derive(Debug)]
-pub struct WorkloadModel {
-    k: usize,
-    style: WorkloadStyle,
-    calls: AtomicUsize,
-}
-
-impl WorkloadModel {
-    /// A model for K tool steps, replying in `style`.
-    pub fn new(k: usize, style: WorkloadStyle) -> Self {
-        Self {
-            k,
-            style,
-            calls: AtomicUsize::new(0),
-        }
-    }
-
-    /// Calls received so far.
-    pub fn calls(&self) -> usize {
-        self.calls.load(Ordering::Relaxed)
-    }
-}
-
-#[async_trait]
-impl Complete for WorkloadModel {
-    async fn complete(&self, request: &CompletionRequest) -> Result<Completion, ModelError> {
-        self.calls.fetch_add(1, Ordering::Relaxed);
-        let i = request.messages.len().saturating_sub(2) / 2;
-        let k = self.k;
-        Ok(match (i < k, self.style) {
-            (true, WorkloadStyle::Text) => Completion::text(format!(
-                "Thought: I should add.\nAction: add\nAction Input: {{\"a\": {i}, \"b\": 1}}"
-            )),
-            (true, WorkloadStyle::Native) => Completion::tool_calls(vec![crate::ToolCall::new(
-                format!("call_{i}"),
-                "add",
-                serde_json::json!({"a": i, "b": 1}),
-            )]),
-            (false, WorkloadStyle::Text) => {
-                Completion::text(format!("Thought: done\nFinal Answer: DONE-{k}"))
-            }
-            (false, WorkloadStyle::Native) => Completion::text(format!("DONE-{k}")),
-        })
     }
 }

@@ -219,6 +219,30 @@ pub trait Toolbox: Send + Sync {
     async fn call(&self, call: &ToolCall) -> Result<ToolOutput, ToolError>;
 }
 
+#[async_trait]
+impl<T: Toolbox + ?Sized> Toolbox for std::sync::Arc<T> {
+    fn specs(&self) -> Vec<ToolSpec> {
+        (**self).specs()
+    }
+    fn is_sequential(&self, name: &str) -> bool {
+        (**self).is_sequential(name)
+    }
+    async fn call(&self, call: &ToolCall) -> Result<ToolOutput, ToolError> {
+        (**self).call(call).await
+    }
+}
+
+/// The text of a caught panic's payload, for the operator.
+pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = panic.downcast_ref::<&str>() {
+        format!("panic: {s}")
+    } else if let Some(s) = panic.downcast_ref::<String>() {
+        format!("panic: {s}")
+    } else {
+        "panic with a non-string payload".to_string()
+    }
+}
+
 /// The result of one tool call as the run records it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Observation {

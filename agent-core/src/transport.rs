@@ -1,5 +1,11 @@
 //! The [`Transport`] trait: how a run talks to a model. The loop never
-//! knows which transport it runs; `agent-text` and `agent-native` implement it.
+//! knows which transport it runs; `agent-text` and `agent-native`
+//! implement it. A transport owns every decision about what goes into a
+//! request: the prompt, whether tools are offered natively, the tool
+//! choice, stop sequences, and what an answer-only turn looks like.
+
+use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -18,16 +24,66 @@ pub enum Decision {
     Malformed(String),
 }
 
-/// A model turn as a transport understood it.
+/// One model turn as understood: the reasoning, when the transport can
+/// tell it apart, and the decision.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Turn {
-    /// The model's reasoning, when the transport can tell it apart.
+    /// The model's reasoning.
     pub thought: Option<String>,
     /// What to do next.
     pub decision: Decision,
-    /// The assistant message to record in the transcript (for the text
-    /// transport: the output cut after its first complete step).
+}
+
+/// What [`Transport::interpret`] makes of a completion: the turn, and the
+/// assistant message to record (for the text transport, the output cut
+/// after its first complete step).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Interpretation {
+    /// The turn.
+    pub turn: Turn,
+    /// The message for the transcript.
     pub message: Message,
+}
+
+/// The messages that open a run: the system messages come first, then any
+/// earlier conversation, then the task.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Opening {
+    /// System prompt messages (may be empty).
+    pub system: Vec<Message>,
+    /// The message that carries the task.
+    pub task: Message,
+}
+
+/// What a request is made of, as the run hands it to [`Transport::render`].
+#[derive(Debug, Clone, Copy)]
+pub struct RequestParts<'a> {
+    /// The conversation to send (already windowed).
+    pub messages: &'a Arc<Vec<Message>>,
+    /// The run's tools.
+    pub tools: &'a Arc<[ToolSpec]>,
+    /// This turn may only answer: no tool calls (a forced answer turn).
+    pub answer_only: bool,
+    /// Cap on generated tokens.
+    pub max_tokens: Option<u32>,
+    /// Sampling temperature.
+    pub temperature: Option<f32>,
+}
+
+impl RequestParts<'_> {
+    /// A request of these messages with no tools offered natively, no stop
+    /// sequences and the run's options: the base every transport starts from.
+    pub fn plain(&self) -> CompletionRequest {
+        CompletionRequest {
+            messages: Arc::clone(self.messages),
+            tools: Arc::from(Vec::new()),
+            tool_choice: crate::message::ToolChoice::Auto,
+            stop: Vec::new(),
+            max_tokens: self.max_tokens,
+            temperature: self.temperature,
+            constraint: None,
+        }
+    }
 }
 
 /// Watches a streamed turn and says when the step is complete, so the
@@ -40,32 +96,40 @@ pub trait StreamWatcher: Send {
 }
 
 /// How a run talks to a model: renders requests and interprets answers.
-pub trait Transport: Send + Sync {
+pub trait Transport: Send + Sync + fmt::Debug {
     /// A short name (`text`, `native`) for events and traces.
     fn name(&self) -> &str;
 
-    /// The messages that open a run: the system prompt and the task.
-    /// They are kept in every request, whatever the history window does.
-    fn opening(&self, task: &str, tools: &[ToolSpec]) -> Vec<Message>;
+    /// What a stored run records of the transport: its name and variant
+    /// (the text transport's dialect). Resuming a run with a transport of
+    /// another id is refused.
+    fn id(&self) -> String {
+        self.name().to_string()
+    }
 
-    /// Adjusts a request built from the run's messages and tool specs
-    /// (e.g. removes native tools and adds stop sequences).
-    fn prepare(&self, request: &mut CompletionRequest);
+    /// The system messages and the task message of a run.
+    fn opening(&self, task: &str, tools: &[ToolSpec]) -> Opening;
 
-    /// Understands a completion.
-    fn interpret(&self, completion: Completion) -> Turn;
+    /// The request for these parts: this is where the transport decides
+    /// whether tools are offered natively, the tool choice, stop sequences
+    /// and how an answer-only turn is constrained.
+    fn render(&self, parts: RequestParts<'_>) -> CompletionRequest;
+
+    /// Understands a completion. `tools` are the run's tools (to tell a
+    /// tool name from prose, or to say which names exist).
+    fn interpret(&self, completion: Completion, tools: &[ToolSpec]) -> Interpretation;
 
     /// Renders the observations of one round (in call order) as messages.
     fn observations(&self, observations: &[Observation]) -> Vec<Message>;
 
-    /// The message telling the model its last output was malformed.
-    fn malformed(&self, reason: &str) -> Vec<Message>;
+    /// The messages telling the model its last output was malformed, and
+    /// what a valid reply looks like with these tools.
+    fn malformed(&self, reason: &str, tools: &[ToolSpec]) -> Vec<Message>;
 
-    /// The message asking for a last answer when a budget ran out.
-    fn final_answer_request(&self) -> Message {
+    /// The message that asks for the answer on a forced answer turn.
+    fn answer_request(&self) -> Message {
         Message::user(
-            "You have reached the limit of steps or tool calls. Do not call any more tools. \
-             Give your final answer now with what you have.",
+            "Stop using tools now. Give your final answer with what you have found so far.",
         )
     }
 
@@ -73,5 +137,35 @@ pub trait Transport: Send + Sync {
     /// a step is complete.
     fn stream_watcher(&self) -> Option<Box<dyn StreamWatcher>> {
         None
+    }
+}
+
+impl<T: Transport + ?Sized> Transport for Arc<T> {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+    fn id(&self) -> String {
+        (**self).id()
+    }
+    fn opening(&self, task: &str, tools: &[ToolSpec]) -> Opening {
+        (**self).opening(task, tools)
+    }
+    fn render(&self, parts: RequestParts<'_>) -> CompletionRequest {
+        (**self).render(parts)
+    }
+    fn interpret(&self, completion: Completion, tools: &[ToolSpec]) -> Interpretation {
+        (**self).interpret(completion, tools)
+    }
+    fn observations(&self, observations: &[Observation]) -> Vec<Message> {
+        (**self).observations(observations)
+    }
+    fn malformed(&self, reason: &str, tools: &[ToolSpec]) -> Vec<Message> {
+        (**self).malformed(reason, tools)
+    }
+    fn answer_request(&self) -> Message {
+        (**self).answer_request()
+    }
+    fn stream_watcher(&self) -> Option<Box<dyn StreamWatcher>> {
+        (**self).stream_watcher()
     }
 }

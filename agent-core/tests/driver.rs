@@ -9,12 +9,19 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use agent_core::agent::{AgentError, RunControl};
+use agent_core::budget::{BudgetError, HistoryWindow};
+use agent_core::event::EventSink;
+use agent_core::hook::FnHook;
+use agent_core::message::Role;
+use agent_core::run::{Run, RunConfig, RunError, Step};
 use agent_core::testing::{ScriptedModel, TestTransport};
+use agent_core::tool::{Observation, ToolErrorKind};
+use agent_core::trace::{ReplayModel, TraceWriter, read_trace};
+use agent_core::transport::{Decision, Interpretation, Opening, RequestParts, Turn};
 use agent_core::{
-    Agent, AgentError, Budget, BudgetError, Completion, CompletionRequest, Decision, Event, FnHook,
-    HistoryWindow, HookAction, Message, Observation, Outcome, Progress, ReplayModel, Role, Run,
-    RunControl, RunError, Step, StopReason, StreamItem, ToolErrorKind, ToolSpec, TraceWriter,
-    Transport, Turn, read_trace,
+    Agent, Budget, Completion, CompletionRequest, Event, HookAction, Message, Outcome, StopReason,
+    ToolSpec, Transport,
 };
 use common::{TestTools, call};
 use futures::StreamExt;
@@ -115,10 +122,9 @@ async fn a_sequential_tool_is_never_overlapped() {
 }
 
 #[tokio::test]
-async fn failing_and_panicking_tools_become_observations_and_the_run_goes_on() {
+async fn failing_tools_become_observations_and_the_run_goes_on() {
     let calls = vec![
         call("f", "fail", json!({})),
-        call("p", "boom", json!({})),
         call("ok", "add", json!({"a": 1, "b": 1})),
     ];
     let model = ScriptedModel::new()
@@ -136,12 +142,11 @@ async fn failing_and_panicking_tools_become_observations_and_the_run_goes_on() {
     assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
     let answers = tool_answers(&outcome);
     assert_eq!(answers[0].1, "Error (tool failed): the service said no");
-    assert!(answers[1].1.starts_with("Error (tool crashed)"));
     assert!(
-        !answers[1].1.contains("exploded"),
-        "panic text stays with the operator"
+        !answers[0].1.contains("10.0.0.7"),
+        "the source stays with the operator"
     );
-    assert_eq!(answers[2].1, "2");
+    assert_eq!(answers[1].1, "2");
     // The operator sees the sources.
     let details: Vec<String> = sink
         .events()
@@ -152,7 +157,105 @@ async fn failing_and_panicking_tools_become_observations_and_the_run_goes_on() {
         })
         .collect();
     assert!(details.iter().any(|d| d.contains("10.0.0.7")));
-    assert!(details.iter().any(|d| d.contains("tool exploded")));
+}
+
+/// Panics in tools become observations in the gateway (`agent-tools`); a
+/// toolbox that lets one escape stops the run, which still returns its
+/// own transcript and usage, and the trace records why.
+#[tokio::test]
+async fn a_panic_escaping_a_toolbox_stops_the_run_with_its_transcript_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("panic.jsonl");
+    let model = ScriptedModel::new()
+        .call("c0", "add", json!({"a": 1, "b": 1}))
+        .call("c1", "boom", json!({}))
+        .text("never");
+    let agent = Agent::builder()
+        .model(model)
+        .transport(TestTransport)
+        .toolbox(TestTools::new())
+        .sink(TraceWriter::create(&path).unwrap())
+        .build()
+        .unwrap();
+    let outcome = agent.run("crash").await;
+    let StopReason::Internal(detail) = &outcome.stop_reason else {
+        panic!("{:?}", outcome.stop_reason)
+    };
+    assert!(
+        detail.contains("toolbox panicked") && detail.contains("tool exploded"),
+        "{detail}"
+    );
+    assert_eq!(outcome.steps, 2);
+    assert_eq!(outcome.tool_calls, 1);
+    assert!(outcome.usage.total_tokens > 0);
+    // System, task, first call and its answer, second call and its "not run" answer.
+    let answers = tool_answers(&outcome);
+    assert_eq!(answers[0].1, "2");
+    assert_eq!(answers[1].0, "c1");
+    assert!(answers[1].1.contains("internal error"), "{}", answers[1].1);
+    let records = read_trace(&path).unwrap();
+    assert!(matches!(
+        &records.last().unwrap().event,
+        Event::Stopped {
+            reason: StopReason::Internal(_),
+            ..
+        }
+    ));
+}
+
+/// A transport that panics on one reply: the run stops, it does not crash.
+#[derive(Debug)]
+struct PanickingTransport;
+
+impl Transport for PanickingTransport {
+    fn name(&self) -> &str {
+        "test"
+    }
+    fn opening(&self, task: &str, tools: &[ToolSpec]) -> Opening {
+        TestTransport.opening(task, tools)
+    }
+    fn render(&self, parts: RequestParts<'_>) -> CompletionRequest {
+        TestTransport.render(parts)
+    }
+    fn interpret(&self, completion: Completion, tools: &[ToolSpec]) -> Interpretation {
+        if completion.text == "explode" {
+            panic!("the transport cannot read this");
+        }
+        TestTransport.interpret(completion, tools)
+    }
+    fn observations(&self, observations: &[Observation]) -> Vec<Message> {
+        TestTransport.observations(observations)
+    }
+    fn malformed(&self, reason: &str, tools: &[ToolSpec]) -> Vec<Message> {
+        TestTransport.malformed(reason, tools)
+    }
+}
+
+#[tokio::test]
+async fn an_internal_error_returns_the_real_run_not_an_invented_outcome() {
+    let model = ScriptedModel::new()
+        .call("c0", "add", json!({"a": 2, "b": 2}))
+        .text("explode");
+    let agent = Agent::builder()
+        .model(model)
+        .transport(PanickingTransport)
+        .toolbox(TestTools::new())
+        .build()
+        .unwrap();
+    let outcome = agent.run("break the transport").await;
+    let StopReason::Internal(detail) = &outcome.stop_reason else {
+        panic!("{:?}", outcome.stop_reason)
+    };
+    assert!(detail.contains("transport panicked"), "{detail}");
+    // The real run: its opening, the first round, and its usage.
+    assert_eq!(outcome.transcript[1].content, "break the transport");
+    assert_eq!(
+        tool_answers(&outcome),
+        [("c0".to_string(), "4".to_string())]
+    );
+    assert_eq!(outcome.steps, 2);
+    assert_eq!(outcome.tool_calls, 1);
+    assert!(outcome.usage.total_tokens > 0);
 }
 
 #[tokio::test]
@@ -188,8 +291,8 @@ async fn hooks_approve_deny_and_edit() {
         2,
         "the denied call never ran"
     );
-    // A denied call still counts as handled: all three are executed rounds.
-    assert_eq!(outcome.tool_calls, 3);
+    // A denied call never ran, so it does not count as a tool call.
+    assert_eq!(outcome.tool_calls, 2);
 }
 
 fn two_step_model() -> ScriptedModel {
@@ -219,7 +322,7 @@ async fn a_run_paused_before_tools_serialized_and_resumed_matches_an_uninterrupt
         pause_before_tools: true,
         ..RunControl::default()
     };
-    let Progress::Paused(calls) = first.drive(&mut run, &control).await.unwrap() else {
+    let Step::CallTools(calls) = first.drive(&mut run, &control).await.unwrap() else {
         panic!("expected a pause")
     };
     assert_eq!(calls[0].name, "add");
@@ -231,7 +334,7 @@ async fn a_run_paused_before_tools_serialized_and_resumed_matches_an_uninterrupt
         ScriptedModel::new().text("The answer is 42."),
         TestTools::new(),
     );
-    let run = Run::from_json(&stored).unwrap();
+    let run = second.restore(&stored).unwrap();
     assert!(run.awaiting_tools());
     let resumed = second.resume(run).await.unwrap();
     same_outcome(&resumed, &straight);
@@ -239,13 +342,17 @@ async fn a_run_paused_before_tools_serialized_and_resumed_matches_an_uninterrupt
 
 #[tokio::test]
 async fn the_state_machine_reissues_a_pending_step_after_a_round_trip() {
-    let transport = TestTransport;
-    let mut run = Run::new("t", Budget::default(), &transport, vec![], 0).unwrap();
-    let Step::CallModel(first) = run.next_step(&transport, 1).unwrap() else {
+    let mut run = Run::new("t", vec![], RunConfig::new(TestTransport), 0).unwrap();
+    let Step::CallModel(first) = run.next_step(1).unwrap() else {
         panic!()
     };
-    let mut run = Run::from_json(&run.to_json().unwrap()).unwrap();
-    let Step::CallModel(again) = run.next_step(&transport, 2).unwrap() else {
+    let mut run = Run::from_json(
+        &run.to_json().unwrap(),
+        Arc::new(TestTransport),
+        Default::default(),
+    )
+    .unwrap();
+    let Step::CallModel(again) = run.next_step(2).unwrap() else {
         panic!()
     };
     assert_eq!(first, again);
@@ -322,7 +429,7 @@ async fn a_run_whose_model_failed_replays_to_the_same_error() {
 #[derive(Default)]
 struct Collect(std::sync::Mutex<Vec<Event>>);
 
-impl agent_core::EventSink for Collect {
+impl EventSink for Collect {
     fn emit(&self, event: &Event) {
         self.0.lock().unwrap().push(event.clone());
     }
@@ -361,15 +468,11 @@ async fn event_sequence_of_a_two_step_run() {
     let agent = build(two_step_model(), TestTools::new());
     let mut items = agent.stream("add 40 and 2");
     let mut events = Vec::new();
-    let mut outcome = None;
-    while let Some(item) = items.next().await {
-        match item {
-            StreamItem::Event(e) => events.push(normalize(serde_json::to_value(e).unwrap())),
-            StreamItem::Outcome(o) => outcome = Some(o),
-        }
+    while let Some(event) = items.next().await {
+        events.push(normalize(serde_json::to_value(event).unwrap()));
     }
     assert_eq!(
-        outcome.unwrap().answer.as_deref(),
+        items.outcome().unwrap().answer.as_deref(),
         Some("The answer is 42.")
     );
     insta::assert_json_snapshot!("two_step_events", events);
@@ -422,7 +525,7 @@ async fn history_window_trims_requests_but_not_the_transcript() {
     });
     let model = Arc::new(model.text("done"));
     let agent = Agent::builder()
-        .model_arc(model.clone())
+        .model(model.clone())
         .transport(TestTransport)
         .toolbox(TestTools::new())
         .budget(Budget {
@@ -456,17 +559,20 @@ async fn history_window_trims_requests_but_not_the_transcript() {
 
 /// A transport that answers garbage: actions with no calls, calls with no
 /// name, and calls sharing one id.
+#[derive(Debug)]
 struct GarbageTransport;
 
 impl Transport for GarbageTransport {
     fn name(&self) -> &str {
         "garbage"
     }
-    fn opening(&self, task: &str, tools: &[ToolSpec]) -> Vec<Message> {
+    fn opening(&self, task: &str, tools: &[ToolSpec]) -> Opening {
         TestTransport.opening(task, tools)
     }
-    fn prepare(&self, _request: &mut CompletionRequest) {}
-    fn interpret(&self, completion: Completion) -> Turn {
+    fn render(&self, parts: RequestParts<'_>) -> CompletionRequest {
+        TestTransport.render(parts)
+    }
+    fn interpret(&self, completion: Completion, _tools: &[ToolSpec]) -> Interpretation {
         let decision = match completion.text.as_str() {
             "empty" => Decision::Act(vec![]),
             "nameless" => Decision::Act(vec![call("x", "  ", json!({}))]),
@@ -477,17 +583,19 @@ impl Transport for GarbageTransport {
             ]),
             other => Decision::Final(other.to_string()),
         };
-        Turn {
-            thought: None,
-            decision,
+        Interpretation {
+            turn: Turn {
+                thought: None,
+                decision,
+            },
             message: Message::assistant(completion.text),
         }
     }
     fn observations(&self, observations: &[Observation]) -> Vec<Message> {
         TestTransport.observations(observations)
     }
-    fn malformed(&self, reason: &str) -> Vec<Message> {
-        TestTransport.malformed(reason)
+    fn malformed(&self, reason: &str, tools: &[ToolSpec]) -> Vec<Message> {
+        TestTransport.malformed(reason, tools)
     }
 }
 
@@ -554,12 +662,14 @@ fn bad_configuration_is_a_typed_error() {
     assert_eq!(no_parallel.err(), Some(AgentError::ZeroParallelism));
     let run = Run::new(
         "t",
-        Budget {
-            loop_threshold: 1,
-            ..Budget::default()
-        },
-        &TestTransport,
         vec![],
+        RunConfig {
+            budget: Budget {
+                loop_threshold: 1,
+                ..Budget::default()
+            },
+            ..RunConfig::new(TestTransport)
+        },
         0,
     );
     assert_eq!(
@@ -569,48 +679,54 @@ fn bad_configuration_is_a_typed_error() {
 }
 
 #[test]
-fn stored_runs_of_another_version_or_garbage_are_typed_errors() {
-    let transport = TestTransport;
-    let run = Run::new("t", Budget::default(), &transport, vec![], 0).unwrap();
-    let mut stored: Value = serde_json::from_str(&run.to_json().unwrap()).unwrap();
+fn stored_runs_of_another_version_transport_or_garbage_are_typed_errors() {
+    let run = Run::new("t", vec![], RunConfig::new(TestTransport), 0).unwrap();
+    let json = run.to_json().unwrap();
+    let read = |json: &str| Run::from_json(json, Arc::new(TestTransport), Default::default());
+    let mut stored: Value = serde_json::from_str(&json).unwrap();
     stored["format_version"] = json!(99);
-    let err = Run::from_json(&stored.to_string()).unwrap_err();
     assert_eq!(
-        err,
+        read(&stored.to_string()).unwrap_err(),
         RunError::UnsupportedFormat {
             found: 99,
-            supported: 1
+            supported: agent_core::run::RUN_FORMAT_VERSION
         }
     );
-    // Plain serde refuses it too.
-    assert!(serde_json::from_value::<Run>(stored).is_err());
+    assert!(matches!(read("{not json"), Err(RunError::Decode(_))));
+    assert!(matches!(read("{}"), Err(RunError::Decode(_))));
+    // Resuming with another transport is refused, by the run and the agent.
+    let err = Run::from_json(&json, Arc::new(GarbageTransport), Default::default()).unwrap_err();
+    assert_eq!(
+        err,
+        RunError::TransportMismatch {
+            stored: "test".into(),
+            given: "garbage".into()
+        }
+    );
+    let other = Agent::builder()
+        .model(ScriptedModel::new())
+        .transport(GarbageTransport)
+        .toolbox(TestTools::new())
+        .build()
+        .unwrap();
     assert!(matches!(
-        Run::from_json("{not json"),
-        Err(RunError::Decode(_))
+        other.restore(&json),
+        Err(RunError::TransportMismatch { .. })
     ));
-    assert!(matches!(Run::from_json("{}"), Err(RunError::Decode(_))));
 }
 
 #[test]
 fn misusing_the_state_machine_is_a_typed_error() {
-    let transport = TestTransport;
-    let mut run = Run::new("t", Budget::default(), &transport, vec![], 0).unwrap();
-    let err = run.tool_results(vec![], &transport, 0).unwrap_err();
+    let mut run = Run::new("t", vec![], RunConfig::new(TestTransport), 0).unwrap();
+    let err = run.tool_results(vec![], 0).unwrap_err();
     assert!(matches!(err, RunError::UnexpectedInput { .. }));
-    assert!(
-        run.model_turn(Completion::text("x"), &transport, 0)
-            .is_err()
-    );
-    let Step::CallModel(_) = run.next_step(&transport, 0).unwrap() else {
+    assert!(run.model_turn(Completion::text("x"), 0).is_err());
+    let Step::CallModel(_) = run.next_step(0).unwrap() else {
         panic!()
     };
-    run.model_turn(
-        Completion::tool_calls(vec![call("a", "add", json!({}))]),
-        &transport,
-        1,
-    )
-    .unwrap();
-    let Step::CallTools(calls) = run.next_step(&transport, 2).unwrap() else {
+    run.model_turn(Completion::tool_calls(vec![call("a", "add", json!({}))]), 1)
+        .unwrap();
+    let Step::CallTools(calls) = run.next_step(2).unwrap() else {
         panic!()
     };
     let wrong = Observation {
@@ -620,16 +736,16 @@ fn misusing_the_state_machine_is_a_typed_error() {
         error: None,
     };
     assert!(matches!(
-        run.tool_results(vec![wrong], &transport, 3),
+        run.tool_results(vec![wrong], 3),
         Err(RunError::ObservationMismatch { .. })
     ));
     let right = Observation::ok(&calls[0], "0".into());
-    run.tool_results(vec![right], &transport, 3).unwrap();
-    run.cancel(&transport, 4);
-    let Step::Done(outcome) = run.next_step(&transport, 5).unwrap() else {
+    run.tool_results(vec![right], 3).unwrap();
+    run.cancel(4);
+    let Step::Done(outcome) = run.next_step(5).unwrap() else {
         panic!()
     };
     assert_eq!(outcome.stop_reason, StopReason::Cancelled);
-    assert_eq!(run.next_step(&transport, 6), Err(RunError::Finished));
+    assert_eq!(run.next_step(6), Err(RunError::Finished));
     let _ = ToolErrorKind::Skipped;
 }

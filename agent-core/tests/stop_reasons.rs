@@ -8,18 +8,18 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
+use agent_core::agent::{CancellationToken, RunControl};
+use agent_core::hook::FnHook;
+use agent_core::message::{Role, Usage};
 use agent_core::testing::{ScriptedModel, TestTransport};
-use agent_core::{
-    Agent, Budget, CancellationToken, Completion, FnHook, HookAction, ModelError, Role, RunControl,
-    StopReason, Usage,
-};
+use agent_core::{Agent, Budget, Completion, HookAction, ModelError, StopReason};
 use common::{TestTools, call};
 use serde_json::json;
 
 fn agent(model: ScriptedModel, budget: Budget) -> (Agent, Arc<ScriptedModel>) {
     let model = Arc::new(model);
     let agent = Agent::builder()
-        .model_arc(model.clone())
+        .model(model.clone())
         .transport(TestTransport)
         .toolbox(TestTools::new())
         .budget(budget)
@@ -297,8 +297,8 @@ async fn hook_stop_halts_and_answers_pending_calls() {
 }
 
 #[tokio::test]
-async fn final_answer_on_limit_asks_once_more() {
-    let model = adds(2).text("partial answer: 3");
+async fn final_answer_on_limit_uses_the_last_step_of_the_budget() {
+    let model = adds(1).text("partial answer: 3");
     let (agent, model) = agent(
         model,
         Budget {
@@ -310,9 +310,13 @@ async fn final_answer_on_limit_asks_once_more() {
     let outcome = agent.run("limited").await;
     assert_eq!(outcome.stop_reason, StopReason::MaxSteps);
     assert_eq!(outcome.answer.as_deref(), Some("partial answer: 3"));
-    assert_eq!(outcome.steps, 3);
+    // The answer turn is the budget's last step, never one more.
+    assert_eq!(outcome.steps, 2);
     let last_request = model.requests().pop().unwrap();
-    assert_eq!(last_request.tool_choice, agent_core::ToolChoice::None);
+    assert!(
+        last_request.tools.is_empty(),
+        "an answer turn offers no tools"
+    );
     assert!(
         last_request
             .messages
@@ -321,4 +325,32 @@ async fn final_answer_on_limit_asks_once_more() {
             .content
             .contains("final answer")
     );
+}
+
+#[tokio::test]
+async fn call_ids_stay_unique_across_turns_when_a_server_repeats_them() {
+    let model = ScriptedModel::new()
+        .call("call_0", "add", json!({"a": 1, "b": 1}))
+        .call("call_0", "add", json!({"a": 2, "b": 2}))
+        .call("", "add", json!({"a": 3, "b": 3}))
+        .text("done");
+    let (agent, _) = agent(model, Budget::default());
+    let outcome = agent.run("ids").await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    let ids: Vec<&str> = outcome
+        .transcript
+        .iter()
+        .filter(|m| m.role == Role::Tool)
+        .map(|m| m.tool_call_id.as_deref().unwrap())
+        .collect();
+    let unique: std::collections::HashSet<&&str> = ids.iter().collect();
+    assert_eq!(ids.len(), 3);
+    assert_eq!(unique.len(), 3, "{ids:?}");
+    // Each assistant call message carries the id its answer uses.
+    let asked: Vec<&str> = outcome
+        .transcript
+        .iter()
+        .flat_map(|m| m.tool_calls.iter().map(|c| c.id.as_str()))
+        .collect();
+    assert_eq!(asked, ids);
 }

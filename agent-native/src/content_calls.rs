@@ -48,7 +48,7 @@ pub fn calls_in_content(content: &str, tool_names: &[&str]) -> Vec<ToolCall> {
                 .cloned()
                 .unwrap_or(Value::Object(serde_json::Map::new()));
             let arguments = match arguments {
-                Value::String(raw) => agent_core::parse_arguments(raw),
+                Value::String(raw) => agent_core::model::parse_arguments(raw),
                 other => other,
             };
             Some(ToolCall::new(format!("content_call_{i}"), name, arguments))

@@ -21,7 +21,10 @@ mod wire;
 pub mod testing;
 
 pub use content_calls::calls_in_content;
-pub use provider::{DEFAULT_BASE_URL, OpenAiCompatible, ProviderConfig, ProviderError};
+pub use provider::{
+    DEFAULT_BASE_URL, DEFAULT_REQUEST_TIMEOUT, MAX_TIMEOUT, OpenAiCompatible, ProviderConfig,
+    ProviderError,
+};
 pub use retry::{RetryPolicy, RetryService, parse_retry_after};
 pub use transport::{DEFAULT_SYSTEM_PROMPT, NativeTransport};
 pub use wire::{chunk_deltas, parse_response, request_body};

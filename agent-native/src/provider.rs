@@ -6,7 +6,8 @@
 
 use std::time::Duration;
 
-use agent_core::{Complete, Completion, CompletionRequest, CompletionStream, ModelError};
+use agent_core::model::{CompletionStream, StreamDelta};
+use agent_core::{Complete, Completion, CompletionRequest, ModelError};
 use async_openai::Client;
 use async_openai::config::OpenAIConfig;
 use async_openai::error::OpenAIError;
@@ -20,18 +21,86 @@ use crate::wire::{chunk_deltas, parse_response, request_body};
 /// The base URL used when none is configured.
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
 
+/// The time limit of one model request (each attempt), by default.
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(120);
+
 /// A provider configuration that cannot work.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum ProviderError {
     /// No model name.
     #[error("no model is configured: set AGENT_MODEL or pass a model name")]
     MissingModel,
-    /// The base URL is not http(s).
-    #[error("invalid base URL `{0}`: it must start with http:// or https://")]
-    InvalidBaseUrl(String),
+    /// The base URL is not a valid http(s) URL.
+    #[error("invalid base URL `{url}`: {reason}")]
+    InvalidBaseUrl {
+        /// The URL as given.
+        url: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The API key cannot be sent in an HTTP header.
+    #[error("invalid API key: {0}")]
+    InvalidApiKey(&'static str),
+    /// A time limit that cannot work (zero, or too long to schedule).
+    #[error("invalid {what}: {reason}")]
+    InvalidTimeout {
+        /// Which limit.
+        what: &'static str,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
     /// The HTTP client could not be built.
-    #[error("cannot build the HTTP client: {0}")]
-    Client(String),
+    #[error("cannot build the HTTP client")]
+    Client(#[source] reqwest::Error),
+}
+
+/// The longest time limit accepted (about a year).
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(366 * 24 * 3600);
+
+fn check_timeout(what: &'static str, timeout: Duration) -> Result<(), ProviderError> {
+    if timeout.is_zero() {
+        Err(ProviderError::InvalidTimeout {
+            what,
+            reason: "it must be greater than zero",
+        })
+    } else if timeout > MAX_TIMEOUT {
+        Err(ProviderError::InvalidTimeout {
+            what,
+            reason: "it must be at most a year",
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// Checks that `url` is an absolute http(s) URL with a valid host and port.
+fn check_base_url(url: &str) -> Result<(), ProviderError> {
+    let invalid = |reason: String| ProviderError::InvalidBaseUrl {
+        url: url.to_string(),
+        reason,
+    };
+    let parsed = reqwest::Url::parse(url).map_err(|e| invalid(e.to_string()))?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(invalid("it must start with http:// or https://".into()));
+    }
+    if parsed.host_str().is_none_or(str::is_empty) {
+        return Err(invalid("it has no host".into()));
+    }
+    Ok(())
+}
+
+/// Checks that `key` can be sent as a bearer token: printable ASCII, no
+/// line breaks or other control characters.
+fn check_api_key(key: &str) -> Result<(), ProviderError> {
+    if key.chars().any(|c| c == '\r' || c == '\n') {
+        return Err(ProviderError::InvalidApiKey("it contains a line break"));
+    }
+    if key.chars().any(|c| c.is_control() || !c.is_ascii()) {
+        return Err(ProviderError::InvalidApiKey(
+            "it contains a control or non-ASCII character",
+        ));
+    }
+    Ok(())
 }
 
 /// Settings of an [`OpenAiCompatible`] provider.
@@ -58,7 +127,7 @@ impl ProviderConfig {
             base_url: base_url.into(),
             api_key: None,
             model: model.into(),
-            request_timeout: Duration::from_secs(120),
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
             connect_timeout: Duration::from_secs(10),
             retry: RetryPolicy::default(),
         }
@@ -123,15 +192,18 @@ impl OpenAiCompatible {
         if config.model.trim().is_empty() {
             return Err(ProviderError::MissingModel);
         }
-        let base = config.base_url.trim_end_matches('/').to_string();
-        if !(base.starts_with("http://") || base.starts_with("https://")) {
-            return Err(ProviderError::InvalidBaseUrl(config.base_url.clone()));
+        let base = config.base_url.trim().trim_end_matches('/').to_string();
+        check_base_url(&base)?;
+        if let Some(key) = &config.api_key {
+            check_api_key(key)?;
         }
+        check_timeout("request timeout", config.request_timeout)?;
+        check_timeout("connect timeout", config.connect_timeout)?;
         let http = reqwest::Client::builder()
             .connect_timeout(config.connect_timeout)
             .read_timeout(config.request_timeout)
             .build()
-            .map_err(|e| ProviderError::Client(e.to_string()))?;
+            .map_err(ProviderError::Client)?;
         let openai_config = OpenAIConfig::new()
             .with_api_base(base)
             .with_api_key(config.api_key.clone().unwrap_or_default());
@@ -254,7 +326,7 @@ impl Complete for OpenAiCompatible {
                         let finished = finished
                             || deltas
                                 .iter()
-                                .any(|d| matches!(d, agent_core::StreamDelta::Finish { .. }));
+                                .any(|d| matches!(d, StreamDelta::Finish { .. }));
                         Some((
                             deltas.into_iter().map(Ok).collect(),
                             Some((stream, finished)),

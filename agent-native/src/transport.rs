@@ -4,10 +4,12 @@
 //! message with its id (the core answers denied, skipped and cancelled
 //! calls too). Tool calls written into `content` are recognised.
 
-use agent_core::{
-    Completion, CompletionRequest, Decision, Message, Observation, ToolChoice, ToolSpec, Transport,
-    Turn,
-};
+use std::sync::Arc;
+
+use agent_core::message::{ToolChoice, ToolSpec};
+use agent_core::tool::Observation;
+use agent_core::transport::{Decision, Interpretation, Opening, RequestParts, Turn};
+use agent_core::{Completion, CompletionRequest, Message, Transport};
 
 use crate::content_calls::calls_in_content;
 
@@ -19,13 +21,14 @@ When a tool gives you the result, do not call the tool again: reply with the fin
 /// The native tool-calling transport.
 ///
 /// ```
-/// use agent_core::{Completion, Decision, ToolCall, Transport};
+/// use agent_core::transport::Decision;
+/// use agent_core::{Completion, ToolCall, Transport};
 /// use agent_native::NativeTransport;
 ///
-/// let turn = NativeTransport::new().interpret(Completion::tool_calls(vec![
+/// let read = NativeTransport::new().interpret(Completion::tool_calls(vec![
 ///     ToolCall::new("call_1", "calculator", serde_json::json!({"expression": "2+2"})),
-/// ]));
-/// assert!(matches!(turn.decision, Decision::Act(calls) if calls[0].id == "call_1"));
+/// ]), &[]);
+/// assert!(matches!(read.turn.decision, Decision::Act(calls) if calls[0].id == "call_1"));
 /// ```
 #[derive(Debug, Clone)]
 pub struct NativeTransport {
@@ -56,7 +59,8 @@ impl NativeTransport {
         self
     }
 
-    /// Forces a `tool_choice` on every request (default: the run's choice, `auto`).
+    /// The `tool_choice` of ordinary requests (default `auto`); answer
+    /// turns always send `none`.
     pub fn with_tool_choice(mut self, choice: ToolChoice) -> Self {
         self.tool_choice = Some(choice);
         self
@@ -75,28 +79,38 @@ impl Transport for NativeTransport {
         "native"
     }
 
-    fn opening(&self, task: &str, _tools: &[ToolSpec]) -> Vec<Message> {
-        let mut messages = Vec::with_capacity(2);
-        if !self.system_prompt.is_empty() {
-            messages.push(Message::system(self.system_prompt.clone()));
-        }
-        messages.push(Message::user(task));
-        messages
-    }
-
-    fn prepare(&self, request: &mut CompletionRequest) {
-        if let Some(choice) = &self.tool_choice {
-            if request.tool_choice != ToolChoice::None {
-                request.tool_choice = choice.clone();
-            }
+    fn opening(&self, task: &str, _tools: &[ToolSpec]) -> Opening {
+        let system = if self.system_prompt.is_empty() {
+            Vec::new()
+        } else {
+            vec![Message::system(self.system_prompt.clone())]
+        };
+        Opening {
+            system,
+            task: Message::user(task),
         }
     }
 
-    fn interpret(&self, completion: Completion) -> Turn {
+    fn render(&self, parts: RequestParts<'_>) -> CompletionRequest {
+        let mut request = parts.plain();
+        request.tools = Arc::clone(parts.tools);
+        request.tool_choice = if parts.answer_only {
+            ToolChoice::None
+        } else {
+            self.tool_choice.clone().unwrap_or(ToolChoice::Auto)
+        };
+        request
+    }
+
+    fn interpret(&self, completion: Completion, tools: &[ToolSpec]) -> Interpretation {
         let mut calls = completion.tool_calls;
         let mut text = completion.text;
         if calls.is_empty() && !text.is_empty() {
-            let names: Vec<&str> = self.tool_names.iter().map(String::as_str).collect();
+            let names: Vec<&str> = if self.tool_names.is_empty() {
+                tools.iter().map(|t| t.name.as_str()).collect()
+            } else {
+                self.tool_names.iter().map(String::as_str).collect()
+            };
             let found = calls_in_content(&text, &names);
             if !found.is_empty() {
                 calls = found;
@@ -110,9 +124,11 @@ impl Transport for NativeTransport {
         } else {
             Decision::Final(text.trim().to_string())
         };
-        Turn {
-            thought: None,
-            decision,
+        Interpretation {
+            turn: Turn {
+                thought: None,
+                decision,
+            },
             message: Message::assistant_with_calls(text, calls),
         }
     }
@@ -124,9 +140,15 @@ impl Transport for NativeTransport {
             .collect()
     }
 
-    fn malformed(&self, reason: &str) -> Vec<Message> {
+    fn malformed(&self, reason: &str, tools: &[ToolSpec]) -> Vec<Message> {
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+        let tools = if names.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", names.join(", "))
+        };
         vec![Message::user(format!(
-            "Error: {reason}. Call one of the tools, or reply with the final answer."
+            "Error: {reason}. Call one of the tools{tools}, or reply with the final answer."
         ))]
     }
 }

@@ -3,10 +3,9 @@
 //! from JSON values, accepting missing or extra fields, `content: null` or
 //! content parts, arguments as strings or objects, and missing ids.
 
-use agent_core::{
-    Completion, CompletionRequest, FinishReason, Message, ModelError, Role, StreamDelta, ToolCall,
-    ToolChoice, Usage, parse_arguments,
-};
+use agent_core::message::{FinishReason, Role, ToolChoice, Usage};
+use agent_core::model::{StreamDelta, parse_arguments};
+use agent_core::{Completion, CompletionRequest, Message, ModelError, ToolCall};
 use serde_json::{Map, Value, json};
 
 /// The request body for `model`.
@@ -120,15 +119,27 @@ fn finish_reason(value: Option<&Value>) -> Option<FinishReason> {
     })
 }
 
-fn usage(value: Option<&Value>) -> Option<Usage> {
-    let u = value?.as_object()?;
+/// Usage, with the prompt tokens the server served from its cache when it
+/// says: `usage.prompt_tokens_details.cached_tokens` (OpenAI, vLLM), or
+/// llama.cpp's `timings.prompt_n` (the tokens it evaluated; the rest of
+/// the prompt came from its cache).
+fn usage(body: &Value) -> Option<Usage> {
+    let u = body.get("usage")?.as_object()?;
     let get = |k: &str| u.get(k).and_then(Value::as_u64);
     let prompt = get("prompt_tokens").unwrap_or(0);
     let completion = get("completion_tokens").unwrap_or(0);
+    let cached = u
+        .get("prompt_tokens_details")
+        .and_then(|d| d.get("cached_tokens"))
+        .and_then(Value::as_u64)
+        .or_else(|| {
+            let evaluated = body.get("timings")?.get("prompt_n")?.as_u64()?;
+            Some(prompt.saturating_sub(evaluated))
+        });
     Some(Usage {
-        prompt_tokens: prompt,
-        completion_tokens: completion,
+        cached_prompt_tokens: cached,
         total_tokens: get("total_tokens").unwrap_or(prompt + completion),
+        ..Usage::new(prompt, completion)
     })
 }
 
@@ -197,7 +208,7 @@ pub fn parse_response(body: &Value) -> Result<Completion, ModelError> {
     Ok(Completion {
         text,
         tool_calls: calls,
-        usage: usage(body.get("usage")),
+        usage: usage(body),
         finish_reason: finish_reason(choice.get("finish_reason")),
     })
 }
@@ -238,7 +249,7 @@ pub fn chunk_deltas(chunk: &Value) -> Vec<StreamDelta> {
             deltas.push(StreamDelta::Finish { reason });
         }
     }
-    if let Some(usage) = usage(chunk.get("usage")) {
+    if let Some(usage) = usage(chunk) {
         deltas.push(StreamDelta::Usage { usage });
     }
     deltas

@@ -7,9 +7,10 @@
 
 use std::time::{Duration, Instant};
 
+use agent_core::hook::FnHook;
+use agent_core::message::Role;
 use agent_core::{
-    Agent, Budget, Complete, CompletionRequest, FnHook, HookAction, Message, ModelError, Role,
-    StopReason,
+    Agent, Budget, Complete, CompletionRequest, HookAction, Message, ModelError, StopReason,
 };
 use agent_native::testing::{Canned, CannedServer};
 use agent_native::{NativeTransport, OpenAiCompatible, ProviderConfig, RetryPolicy};

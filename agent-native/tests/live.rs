@@ -10,9 +10,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use agent_core::{
-    Agent, Budget, Event, RequestOptions, StopReason, TraceWriter, Transport, read_trace,
-};
+use agent_core::run::RequestOptions;
+use agent_core::trace::{TraceWriter, read_trace};
+use agent_core::{Agent, Budget, Event, StopReason, Transport};
 use agent_native::{NativeTransport, OpenAiCompatible, ProviderConfig};
 use agent_text::TextTransport;
 use agent_tools::builtin;
@@ -65,7 +65,6 @@ async fn live_run(url: &str, transport: impl Transport + 'static, label: &str) {
         .request_options(RequestOptions {
             max_tokens: Some(256),
             temperature: Some(0.0),
-            ..RequestOptions::default()
         })
         .sink(Arc::new(TraceWriter::create(&trace_path).unwrap()))
         .build()

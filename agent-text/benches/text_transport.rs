@@ -6,13 +6,17 @@
 
 use std::hint::black_box;
 
-use agent_core::testing::{WorkloadModel, WorkloadStyle};
+#[path = "../../agent-core/benches/common/workload.rs"]
+mod workload;
+
 use agent_core::{Agent, Budget, ToolError};
 use agent_text::{TextTransport, parse};
 use agent_tools::{ToolRegistry, typed_tool};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use schemars::JsonSchema;
 use serde::Deserialize;
+
+use workload::{WorkloadModel, WorkloadStyle};
 
 /// Arguments of `add`.
 #[derive(Deserialize, JsonSchema)]

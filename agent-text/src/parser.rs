@@ -67,6 +67,10 @@ pub enum Parsed {
     Error {
         /// What is wrong.
         reason: String,
+        /// The tool the broken step named, when it named one (so the
+        /// correction can say what that tool takes).
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        tool: Option<String>,
     },
 }
 
@@ -78,7 +82,7 @@ impl Parsed {
                 serde_json::json!({"kind": "action", "tool": tool, "input": input})
             }
             Parsed::Final { answer, .. } => serde_json::json!({"kind": "final", "answer": answer}),
-            Parsed::Error { reason } => serde_json::json!({"kind": "error", "reason": reason}),
+            Parsed::Error { reason, .. } => serde_json::json!({"kind": "error", "reason": reason}),
         }
     }
 }
@@ -165,6 +169,7 @@ pub fn parse_with(text: &str, options: ParseOptions) -> Parsed {
     if text.trim().is_empty() {
         return Parsed::Error {
             reason: "the reply was empty".into(),
+            tool: None,
         };
     }
     let mut walk = Walk {
@@ -195,6 +200,7 @@ pub fn parse_with(text: &str, options: ParseOptions) -> Parsed {
         } else {
             "the reply has no `Thought:`/`Action:`/`Action Input:` or `Final Answer:` lines".into()
         },
+        tool: None,
     }
 }
 
@@ -245,6 +251,7 @@ impl Walk<'_> {
                             return Some(Parsed::Error {
                                 reason: "found `Action Input:` without an `Action:` line before it"
                                     .into(),
+                                tool: None,
                             });
                         }
                         Label::Action => {
@@ -322,6 +329,7 @@ impl Walk<'_> {
             },
             None => Parsed::Error {
                 reason: "the Final Answer was empty".into(),
+                tool: None,
             },
         }
     }
@@ -332,7 +340,7 @@ impl Walk<'_> {
         let next = self.next_label();
         let limit = next.map_or(self.text.len(), |n| n.start);
         match read_action(self.text, found.value, limit) {
-            ActionValue::Invalid(reason) => Some(Parsed::Error { reason }),
+            ActionValue::Invalid(reason) => Some(Parsed::Error { reason, tool: None }),
             ActionValue::Blob(at) => match read_blob(self.text, at) {
                 Blob::Action { tool, input, end } => Some(Parsed::Action {
                     tool,
@@ -347,6 +355,7 @@ impl Walk<'_> {
                 }),
                 Blob::NotAction { .. } | Blob::Failed { .. } => Some(Parsed::Error {
                     reason: "the `Action:` line does not name a tool".into(),
+                    tool: None,
                 }),
             },
             ActionValue::Finish { answer, end } => Some(Parsed::Final {
@@ -409,11 +418,15 @@ impl Walk<'_> {
                 thought: self.thought(),
                 end,
             },
-            Some((Err(reason), _)) => Parsed::Error { reason },
+            Some((Err(reason), _)) => Parsed::Error {
+                reason,
+                tool: Some(name),
+            },
             None => match next {
                 Some(next) if next.label == Label::FinalAnswer => self.final_answer(next),
                 _ => Parsed::Error {
                     reason: format!("`Action: {name}` has no `Action Input:` line after it"),
+                    tool: Some(name),
                 },
             },
         }

@@ -156,7 +156,8 @@ pub fn render_tools(tools: &[ToolSpec]) -> String {
     out
 }
 
-fn render_params(schema: &Value) -> String {
+/// The arguments of a schema, compactly: `arg: type, opt?: type`.
+pub(crate) fn render_params(schema: &Value) -> String {
     let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
         return String::new();
     };

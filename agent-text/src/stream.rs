@@ -11,7 +11,7 @@
 //! chunks, so each byte is examined once whatever the chunking, and only
 //! slices the text at positions it found by searching it.
 
-use agent_core::StreamWatcher;
+use agent_core::transport::StreamWatcher;
 
 use crate::labels::{Label, colon_at, line_label, strict_label_before};
 

@@ -2,15 +2,16 @@
 //! prompt, `\nObservation:` is sent as a stop sequence with every request,
 //! completions are parsed by the tolerant parser, the assistant message
 //! keeps only the first complete step, observations come back as fenced
-//! user messages, and malformed output gets a short correction.
+//! user messages, and malformed output gets a short correction that names
+//! the tools there are and what the named one takes.
 
-use agent_core::{
-    Completion, CompletionRequest, Decision, Message, Observation, StreamWatcher, ToolCall,
-    ToolSpec, Transport, Turn,
-};
+use agent_core::message::ToolSpec;
+use agent_core::tool::Observation;
+use agent_core::transport::{Decision, Interpretation, Opening, RequestParts, StreamWatcher, Turn};
+use agent_core::{Completion, CompletionRequest, Message, ToolCall, Transport};
 
 use crate::parser::{ParseOptions, Parsed, parse_with};
-use crate::prompt::{Dialect, PromptBuilder};
+use crate::prompt::{Dialect, PromptBuilder, render_params};
 use crate::stream::ActionWatcher;
 
 /// The stop sequence sent with every request.
@@ -19,17 +20,18 @@ pub const STOP_SEQUENCE: &str = "\nObservation:";
 /// The text ReAct transport.
 ///
 /// ```
-/// use agent_core::{Completion, Decision, Transport};
+/// use agent_core::transport::Decision;
+/// use agent_core::{Completion, Transport};
 /// use agent_text::TextTransport;
 ///
 /// let transport = TextTransport::new();
-/// let turn = transport.interpret(Completion::text(
+/// let read = transport.interpret(Completion::text(
 ///     "Thought: I must compute.\nAction: calculator\nAction Input: {\"expression\": \"2+2\"}\nObservation: 5",
-/// ));
-/// let Decision::Act(calls) = turn.decision else { panic!() };
+/// ), &[]);
+/// let Decision::Act(calls) = read.turn.decision else { panic!() };
 /// assert_eq!(calls[0].name, "calculator");
-/// assert_eq!(turn.thought.as_deref(), Some("I must compute."));
-/// assert!(!turn.message.content.contains("Observation")); // the fake observation is cut
+/// assert_eq!(read.turn.thought.as_deref(), Some("I must compute."));
+/// assert!(!read.message.content.contains("Observation")); // the fake observation is cut
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct TextTransport {
@@ -65,18 +67,44 @@ impl TextTransport {
         &self.prompt
     }
 
-    fn format_reminder(&self) -> &'static str {
+    /// How a valid reply looks, naming the tools there are.
+    fn format_reminder(&self, tools: &[ToolSpec]) -> String {
+        let names = if tools.is_empty() {
+            "a tool name".to_string()
+        } else {
+            format!(
+                "one of: {}",
+                tools
+                    .iter()
+                    .map(|t| t.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
         match self.prompt.dialect() {
-            Dialect::Paper => {
-                "Reply with `Thought: ...` then `Action: tool[input]`, or `Action: Finish[answer]`."
-            }
-            Dialect::AnswerEnding => {
-                "Reply with `Thought: ...`, `Action: tool`, `Action Input: {JSON}`, or `Answer: ...`."
-            }
-            Dialect::Classic => {
-                "Reply with `Thought: ...`, `Action: tool`, `Action Input: {JSON}`, or `Final Answer: ...`."
-            }
+            Dialect::Paper => format!(
+                "Reply with `Thought: ...` then `Action: tool[input]` (tool {names}), or `Action: Finish[answer]`."
+            ),
+            Dialect::AnswerEnding => format!(
+                "Reply with `Thought: ...`, then `Action:` ({names}) and `Action Input:` with a JSON object, or `Answer: ...`."
+            ),
+            Dialect::Classic => format!(
+                "Reply with `Thought: ...`, then `Action:` ({names}) and `Action Input:` with a JSON object, or `Final Answer: ...`."
+            ),
         }
+    }
+}
+
+/// What `tool` takes, when the run has it: "`calculator` takes expression: string".
+fn arguments_hint(tool: Option<&str>, tools: &[ToolSpec]) -> String {
+    let Some(spec) = tool.and_then(|name| tools.iter().find(|t| t.name == name)) else {
+        return String::new();
+    };
+    let params = render_params(&spec.parameters);
+    if params.is_empty() {
+        format!(" `{}` takes no arguments: send {{}}.", spec.name)
+    } else {
+        format!(" `{}` takes {params}.", spec.name)
     }
 }
 
@@ -101,48 +129,66 @@ impl Transport for TextTransport {
         "text"
     }
 
-    fn opening(&self, task: &str, tools: &[ToolSpec]) -> Vec<Message> {
-        vec![
-            Message::system(self.prompt.system(tools)),
-            Message::user(self.prompt.task(task)),
-        ]
+    fn id(&self) -> String {
+        let dialect = match self.prompt.dialect() {
+            Dialect::Classic => "classic",
+            Dialect::AnswerEnding => "answer",
+            Dialect::Paper => "paper",
+        };
+        format!("text/{dialect}")
     }
 
-    fn prepare(&self, request: &mut CompletionRequest) {
-        request.tools = std::sync::Arc::from(Vec::new());
-        if !request.stop.iter().any(|s| s == STOP_SEQUENCE) {
-            request.stop.push(STOP_SEQUENCE.to_string());
+    fn opening(&self, task: &str, tools: &[ToolSpec]) -> Opening {
+        Opening {
+            system: vec![Message::system(self.prompt.system(tools))],
+            task: Message::user(self.prompt.task(task)),
         }
     }
 
-    fn interpret(&self, completion: Completion) -> Turn {
+    fn render(&self, parts: RequestParts<'_>) -> CompletionRequest {
+        let mut request = parts.plain();
+        request.stop.push(STOP_SEQUENCE.to_string());
+        request
+    }
+
+    fn interpret(&self, completion: Completion, tools: &[ToolSpec]) -> Interpretation {
         let text = completion.text;
-        match parse_with(&text, self.options) {
+        let (turn, message) = match parse_with(&text, self.options) {
             Parsed::Action {
                 tool,
                 input,
                 thought,
                 end,
-            } => Turn {
-                thought,
-                decision: Decision::Act(vec![ToolCall::new("", tool, input)]),
-                message: Message::assistant(text[..end.min(text.len())].trim_end()),
-            },
+            } => (
+                Turn {
+                    thought,
+                    decision: Decision::Act(vec![ToolCall::new("", tool, input)]),
+                },
+                Message::assistant(text[..end.min(text.len())].trim_end()),
+            ),
             Parsed::Final {
                 answer,
                 thought,
                 end,
-            } => Turn {
-                thought,
-                decision: Decision::Final(answer),
-                message: Message::assistant(text[..end.min(text.len())].trim_end()),
-            },
-            Parsed::Error { reason } => Turn {
-                thought: None,
-                decision: Decision::Malformed(reason),
-                message: Message::assistant(text),
-            },
-        }
+            } => (
+                Turn {
+                    thought,
+                    decision: Decision::Final(answer),
+                },
+                Message::assistant(text[..end.min(text.len())].trim_end()),
+            ),
+            Parsed::Error { reason, tool } => {
+                let hint = arguments_hint(tool.as_deref(), tools);
+                (
+                    Turn {
+                        thought: None,
+                        decision: Decision::Malformed(format!("{reason}.{hint}")),
+                    },
+                    Message::assistant(text),
+                )
+            }
+        };
+        Interpretation { turn, message }
     }
 
     fn observations(&self, observations: &[Observation]) -> Vec<Message> {
@@ -154,10 +200,11 @@ impl Transport for TextTransport {
         vec![Message::user(body)]
     }
 
-    fn malformed(&self, reason: &str) -> Vec<Message> {
+    fn malformed(&self, reason: &str, tools: &[ToolSpec]) -> Vec<Message> {
+        let reason = reason.trim_end_matches('.');
         vec![Message::user(format!(
             "Observation: Error: {reason}. {}",
-            self.format_reminder()
+            self.format_reminder(tools)
         ))]
     }
 

@@ -29,7 +29,7 @@ fn is_error(text: &str) -> bool {
 
 fn error_reason(text: &str) -> String {
     match parse(text) {
-        Parsed::Error { reason } => reason,
+        Parsed::Error { reason, .. } => reason,
         other => panic!("expected an error for {text:?}, got {other:?}"),
     }
 }

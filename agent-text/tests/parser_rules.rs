@@ -222,7 +222,7 @@ proptest! {
         ],
         splits in proptest::collection::vec(0usize..400, 0..6),
     ) {
-        use agent_core::StreamWatcher;
+        use agent_core::transport::StreamWatcher;
         let text = format!("Thought: {thought}\nAction: search\nAction Input: {input}\nObservation: 假的 fake");
         let whole = {
             let mut w = agent_text::ActionWatcher::new();

@@ -6,8 +6,10 @@
 
 use std::sync::Arc;
 
+use agent_core::budget::{BytesPerToken, TokenEstimator};
+use agent_core::message::Role;
 use agent_core::testing::ScriptedModel;
-use agent_core::{Agent, Budget, BytesPerToken, Role, StopReason, TokenEstimator, Toolbox};
+use agent_core::{Agent, Budget, StopReason, Toolbox};
 use agent_text::{Dialect, PromptBuilder, STOP_SEQUENCE, Section, TextTransport};
 use agent_tools::builtin;
 
@@ -39,7 +41,7 @@ async fn multi_step_run_with_recovery_from_a_bad_tool_name_and_broken_json() {
             .text("Thought: I know the answer.\nFinal Answer: About 65,900,000 more people live in France than in Paris."),
     );
     let agent = Agent::builder()
-        .model_arc(model.clone())
+        .model(model.clone())
         .transport(TextTransport::new())
         .toolbox(tools())
         .build()
@@ -80,7 +82,7 @@ async fn streaming_stops_at_the_completed_action_and_drops_the_fake_observation(
             .chunked(chunk),
     );
     let agent = Agent::builder()
-        .model_arc(model.clone())
+        .model(model.clone())
         .transport(TextTransport::new())
         .toolbox(tools())
         .streaming(true)

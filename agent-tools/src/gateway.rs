@@ -10,9 +10,8 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
-use agent_core::{
-    Tool, ToolCall, ToolError, ToolErrorKind, ToolOutput, ToolSpec, Toolbox, panic_message,
-};
+use agent_core::tool::{ToolErrorKind, panic_message};
+use agent_core::{Tool, ToolCall, ToolError, ToolOutput, ToolSpec, Toolbox};
 use async_trait::async_trait;
 use futures::FutureExt;
 use serde_json::{Map, Value};
@@ -44,6 +43,9 @@ pub enum ToolSetError {
     /// The allowlist names a tool that is not registered.
     #[error("unknown tool `{0}` in the allowlist (registered: {1})")]
     UnknownInAllowlist(String, String),
+    /// A setting names a tool that is not registered.
+    #[error("unknown tool `{0}` (registered: {1})")]
+    UnknownTool(String, String),
 }
 
 struct Entry {
@@ -58,6 +60,14 @@ struct Entry {
 pub struct ToolRegistry {
     entries: Vec<Arc<Entry>>,
     index: HashMap<String, usize>,
+}
+
+impl std::fmt::Debug for ToolRegistry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolRegistry")
+            .field("tools", &self.names())
+            .finish()
+    }
 }
 
 impl ToolRegistry {
@@ -114,9 +124,10 @@ impl ToolRegistry {
         name: &str,
         timeout: Duration,
     ) -> Result<&mut Self, ToolSetError> {
-        let i = *self.index.get(name).ok_or_else(|| {
-            ToolSetError::UnknownInAllowlist(name.into(), self.names().join(", "))
-        })?;
+        let i = *self
+            .index
+            .get(name)
+            .ok_or_else(|| ToolSetError::UnknownTool(name.into(), self.names().join(", ")))?;
         let old = &self.entries[i];
         self.entries[i] = Arc::new(Entry {
             tool: Arc::clone(&old.tool),
@@ -202,6 +213,16 @@ pub struct ToolSet {
     index: Arc<HashMap<String, usize>>,
     default_timeout: Duration,
     max_observation_chars: usize,
+}
+
+impl std::fmt::Debug for ToolSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolSet")
+            .field("tools", &self.names())
+            .field("default_timeout", &self.default_timeout)
+            .field("max_observation_chars", &self.max_observation_chars)
+            .finish()
+    }
 }
 
 impl ToolSet {

@@ -11,13 +11,17 @@
 //! - [`typed_tool`]: a `Deserialize + JsonSchema` struct and an async fn
 //!   become a tool, with the schema (doc comments included) from `schemars`.
 //! - [`builtin`]: `calculator`, `search` and root-confined file tools.
+//! - [`AgentBuilderExt`]: `.tool(…)` on the agent builder, through the
+//!   same gateway.
 
 pub mod builtin;
+mod draft;
 mod gateway;
 mod schema;
 mod typed;
 mod validate;
 
+pub use draft::{AgentBuilderExt, ToolDraft};
 pub use gateway::{
     DEFAULT_MAX_OBSERVATION_CHARS, DEFAULT_TIMEOUT, ToolRegistry, ToolSet, ToolSetError,
 };

@@ -5,7 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use agent_core::{ToolCall, ToolErrorKind, Toolbox};
+use agent_core::tool::ToolErrorKind;
+use agent_core::{ToolCall, Toolbox};
 use agent_tools::ToolSet;
 use agent_tools::builtin::{FileTools, registry};
 use serde_json::{Value, json};

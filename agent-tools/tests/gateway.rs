@@ -5,10 +5,10 @@
 
 use std::time::{Duration, Instant};
 
+use agent_core::message::Role;
 use agent_core::testing::{ScriptedModel, TestTransport};
-use agent_core::{
-    Agent, Completion, Role, StopReason, ToolCall, ToolError, ToolErrorKind, Toolbox,
-};
+use agent_core::tool::ToolErrorKind;
+use agent_core::{Agent, Completion, StopReason, ToolCall, ToolError, Toolbox};
 use agent_tools::{ToolRegistry, ToolSet, ToolSetError, builtin, typed_tool};
 use schemars::JsonSchema;
 use serde::Deserialize;

@@ -8,7 +8,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use agent_core::testing::{WorkloadModel, WorkloadStyle};
 use agent_core::{
     Agent, Budget, Complete, Completion, CompletionRequest, ModelError, ToolCall, ToolError,
     Transport,
@@ -18,6 +17,8 @@ use agent_text::TextTransport;
 use agent_tools::{ToolRegistry, ToolSet, typed_tool};
 use async_trait::async_trait;
 use schemars::JsonSchema;
+
+use crate::workload::{WorkloadModel, WorkloadStyle};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -96,8 +97,8 @@ fn workload(kind: Kind, k: usize) -> Result<Workload, String> {
     let tool_runs = Arc::new(AtomicUsize::new(0));
     let model = Arc::new(WorkloadModel::new(k, kind.style()));
     let agent = Agent::builder()
-        .model_arc(Arc::clone(&model) as Arc<dyn Complete>)
-        .transport_arc(kind.transport())
+        .model(Arc::clone(&model))
+        .transport(kind.transport())
         .toolbox(add_tools(Arc::clone(&sum), Arc::clone(&tool_runs))?)
         .budget(Budget {
             max_steps: 1000,
@@ -248,7 +249,7 @@ async fn parallel_round() -> Result<f64, String> {
 }
 
 /// Runs every measurement and prints the table (and JSON lines with `json`).
-pub fn run(json: bool) -> Result<(), String> {
+pub(crate) fn run(json: bool) -> Result<(), String> {
     let rt = runtime()?;
     println!("agentloop loop overhead (peer workload, real Agent + ToolSet, schema validation on)");
     println!(

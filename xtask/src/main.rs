@@ -7,6 +7,8 @@
 //!   runs the live tests against it, then `agent run` with both transports.
 
 mod bench;
+#[path = "../../agent-core/benches/common/workload.rs"]
+mod workload;
 
 use std::path::Path;
 use std::process::{Command, ExitCode};

@@ -1,10 +1,14 @@
-//! `agent chat`: a REPL. Each line is a task in the same conversation (the
-//! earlier questions and answers go with it); `/transport text|native`,
-//! `/tools a,b`, `/reset`, `/exit`. Ctrl-C cancels the running task only.
+//! `agent chat`: a REPL. Each line is a task in one conversation: every
+//! run continues the previous run's messages as real messages, so a
+//! server's prompt cache keeps serving the earlier turns. `/transport
+//! text|native`, `/tools a,b`, `/reset`, `/exit`; a command that fails
+//! leaves the previous setting in place. Ctrl-C cancels the running task
+//! only.
 
 use std::io::{IsTerminal, Write};
 
-use agent_core::Agent;
+use agent_core::message::Message;
+use agent_core::{Agent, Task};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 use crate::cli::{ChatArgs, RUN_TOOLS, TransportKind};
@@ -13,17 +17,13 @@ use crate::exit::{CliError, OK};
 use crate::setup;
 use crate::view::LiveView;
 
-/// How many earlier exchanges go with each task.
-const HISTORY: usize = 6;
-
 /// Runs the REPL until `/exit` or end of input.
-pub async fn chat(mut args: ChatArgs) -> Result<u8, CliError> {
-    let budget = setup::budget(&args.budget)?;
-    // Fail early, in one line, when no model is configured.
-    setup::model(&args.model, budget.timeout.unwrap_or_default())?;
+pub(crate) async fn chat(mut args: ChatArgs) -> Result<u8, CliError> {
+    // Fail early, in one line, on a bad configuration.
+    build(&args)?;
     let interactive = std::io::stdin().is_terminal();
     let mut lines = BufReader::new(tokio::io::stdin()).lines();
-    let mut history: Vec<(String, String)> = Vec::new();
+    let mut history: Vec<Message> = Vec::new();
     let view = LiveView::new();
     eprintln!("agent chat — /transport text|native, /tools a,b, /reset, /exit");
     loop {
@@ -39,30 +39,8 @@ pub async fn chat(mut args: ChatArgs) -> Result<u8, CliError> {
             continue;
         }
         if let Some(command) = line.strip_prefix('/') {
-            let (name, value) = command
-                .split_once(' ')
-                .map_or((command, ""), |(n, v)| (n, v.trim()));
-            match name {
-                "exit" | "quit" => break,
-                "reset" => {
-                    history.clear();
-                    eprintln!("conversation cleared");
-                }
-                "transport" => match value {
-                    "text" => args.transport = TransportKind::Text,
-                    "native" => args.transport = TransportKind::Native,
-                    _ => eprintln!("usage: /transport text|native (now {:?})", args.transport),
-                },
-                "tools" if !value.is_empty() => {
-                    args.tools.tools =
-                        Some(value.split(',').map(|s| s.trim().to_string()).collect());
-                    match setup::registry(&args.tools, RUN_TOOLS) {
-                        Ok(registry) => eprintln!("tools: {}", registry.names().join(", ")),
-                        Err(e) => eprintln!("error: {e}"),
-                    }
-                }
-                "tools" => eprintln!("tools: {}", args.tools.groups(RUN_TOOLS).join(", ")),
-                other => eprintln!("unknown command /{other}"),
+            if !command_line(command, &mut args, &mut history) {
+                break;
             }
             continue;
         }
@@ -73,35 +51,58 @@ pub async fn chat(mut args: ChatArgs) -> Result<u8, CliError> {
                 continue;
             }
         };
-        let outcome = run_cancellable(&agent, &with_history(&history, line), Some(&view)).await;
+        let task = Task::new(line).with_history(history.clone());
+        let (outcome, _) = run_cancellable(&agent, task, Some(&view)).await;
         view.finish();
         if let Some(answer) = &outcome.answer {
             if !std::io::stderr().is_terminal() {
                 println!("{answer}");
             }
-            history.push((line.to_string(), answer.clone()));
-            if history.len() > HISTORY {
-                history.remove(0);
-            }
         }
+        // The conversation goes on from this run, answered or not.
+        history = outcome.conversation().to_vec();
     }
     Ok(OK)
+}
+
+/// Handles a `/command`; `false` to leave the chat.
+fn command_line(command: &str, args: &mut ChatArgs, history: &mut Vec<Message>) -> bool {
+    let (name, value) = command
+        .split_once(' ')
+        .map_or((command, ""), |(n, v)| (n, v.trim()));
+    match name {
+        "exit" | "quit" => return false,
+        "reset" => {
+            history.clear();
+            eprintln!("conversation cleared");
+        }
+        "transport" => match value {
+            "text" => args.transport = TransportKind::Text,
+            "native" => args.transport = TransportKind::Native,
+            _ => eprintln!("usage: /transport text|native (now {:?})", args.transport),
+        },
+        "tools" if !value.is_empty() => {
+            let mut tools = args.tools.clone();
+            tools.tools = Some(value.split(',').map(|s| s.trim().to_string()).collect());
+            match setup::registry(&tools, RUN_TOOLS) {
+                Ok(registry) => {
+                    args.tools = tools;
+                    eprintln!("tools: {}", registry.names().join(", "));
+                }
+                Err(e) => eprintln!(
+                    "error: {e}; keeping {}",
+                    args.tools.groups(RUN_TOOLS).join(", ")
+                ),
+            }
+        }
+        "tools" => eprintln!("tools: {}", args.tools.groups(RUN_TOOLS).join(", ")),
+        other => eprintln!("unknown command /{other}"),
+    }
+    true
 }
 
 fn build(args: &ChatArgs) -> Result<Agent, CliError> {
     setup::agent_builder(&args.model, &args.tools, &args.budget, args.transport)?
         .build()
         .map_err(|e| CliError::Usage(e.to_string()))
-}
-
-fn with_history(history: &[(String, String)], task: &str) -> String {
-    if history.is_empty() {
-        return task.to_string();
-    }
-    let mut text = String::from("Earlier in this conversation:\n");
-    for (question, answer) in history {
-        text.push_str(&format!("Q: {question}\nA: {answer}\n"));
-    }
-    text.push_str(&format!("Now: {task}"));
-    text
 }

@@ -1,8 +1,8 @@
 //! One module per subcommand.
 
-pub mod chat;
-pub mod demo;
-pub mod parse;
-pub mod replay;
-pub mod run;
-pub mod tools;
+pub(crate) mod chat;
+pub(crate) mod demo;
+pub(crate) mod parse;
+pub(crate) mod replay;
+pub(crate) mod run;
+pub(crate) mod tools;

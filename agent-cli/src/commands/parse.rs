@@ -9,7 +9,7 @@ use crate::cli::ParseArgs;
 use crate::exit::{CliError, OK};
 
 /// Parses stdin.
-pub fn parse(args: &ParseArgs) -> Result<u8, CliError> {
+pub(crate) fn parse(args: &ParseArgs) -> Result<u8, CliError> {
     let mut text = String::new();
     std::io::stdin()
         .read_to_string(&mut text)

@@ -1,12 +1,15 @@
 //! `agent replay`: prints a trace as the live view would; `--verify`
-//! re-runs it with `ReplayModel`, the recorded transport, tools and budget,
-//! and reports whether the outcome is identical.
+//! re-runs it with `ReplayModel`, the recorded transport, tools, budget and
+//! conversation, and reports whether the outcome is identical. A trace
+//! with no stop record (the run was killed) is reported as incomplete,
+//! with how far it replayed identically.
 
 use std::sync::{Arc, Mutex};
 
-use agent_core::{
-    Agent, Event, EventSink, ReplayModel, RunControl, StopReason, TraceRecord, read_trace,
-};
+use agent_core::agent::RunControl;
+use agent_core::event::EventSink;
+use agent_core::trace::{ReplayModel, TraceRecord, read_trace};
+use agent_core::{Agent, Event, StopReason, Task};
 use agent_tools::builtin;
 
 use crate::cli::{ReplayArgs, TransportKind};
@@ -60,7 +63,7 @@ impl EventSink for Collect {
 }
 
 /// Prints (and optionally verifies) a trace.
-pub async fn replay(args: &ReplayArgs) -> Result<u8, CliError> {
+pub(crate) async fn replay(args: &ReplayArgs) -> Result<u8, CliError> {
     let records = read_trace(&args.file).map_err(|e| CliError::Failure(e.to_string()))?;
     let view = LiveView::new();
     for record in &records {
@@ -102,11 +105,12 @@ async fn verify(records: &[TraceRecord], args: &ReplayArgs) -> Result<u8, CliErr
     let Some((task, transport, tools, budget)) = records.iter().find_map(|r| match &r.event {
         Event::RunStarted {
             task,
+            history,
             transport,
             tools,
             budget,
         } => Some((
-            task.clone(),
+            Task::new(task.clone()).with_history(history.clone()),
             transport.clone(),
             tools.clone(),
             budget.clone(),
@@ -132,17 +136,20 @@ async fn verify(records: &[TraceRecord], args: &ReplayArgs) -> Result<u8, CliErr
         .allow_all();
     let agent = Agent::builder()
         .model(ReplayModel::from_records(records))
-        .transport_arc(setup::transport(kind))
+        .transport(setup::transport(kind))
         .toolbox(toolbox)
         .budget(budget)
         .build()
         .map_err(|e| CliError::Failure(e.to_string()))?;
     let collect = Arc::new(Collect::default());
-    let control = RunControl::default().with_sink(Arc::clone(&collect) as Arc<dyn EventSink>);
+    let control = RunControl::default().with_sink(Arc::clone(&collect));
     agent.run_with(task, &control).await;
     let recorded = summarize(records.iter().map(|r| &r.event));
     let events = collect.0.lock().map(|e| e.clone()).unwrap_or_default();
     let replayed = summarize(events.iter());
+    if recorded.stop.is_none() {
+        return Ok(incomplete(records, &events));
+    }
     if recorded == replayed {
         println!(
             "verify: identical — stop {}, steps {}, tool calls {}, {} observations",
@@ -159,4 +166,44 @@ async fn verify(records: &[TraceRecord], args: &ReplayArgs) -> Result<u8, CliErr
         println!("verify: differs\n  recorded: {recorded:?}\n  replayed: {replayed:?}");
         Ok(FAILURE)
     }
+}
+
+/// Model turns with the observations that followed each, step by step.
+fn steps(events: &[Event]) -> Vec<(String, Vec<String>)> {
+    let mut steps: Vec<(String, Vec<String>)> = Vec::new();
+    for event in events {
+        match event {
+            Event::ModelResponded { completion, .. } => steps.push((
+                serde_json::to_string(completion).unwrap_or_default(),
+                Vec::new(),
+            )),
+            Event::Observation { observation } => {
+                if let Some(last) = steps.last_mut() {
+                    last.1.push(observation.content.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    steps
+}
+
+/// A trace with no stop record: how many recorded steps replayed the same.
+fn incomplete(records: &[TraceRecord], replayed: &[Event]) -> u8 {
+    let recorded: Vec<Event> = records.iter().map(|r| r.event.clone()).collect();
+    let recorded = steps(&recorded);
+    let replayed = steps(replayed);
+    let same = recorded
+        .iter()
+        .zip(&replayed)
+        .take_while(|(a, b)| {
+            // The last recorded step may have been cut before its observations.
+            a.0 == b.0 && (a.1 == b.1 || a.1.is_empty())
+        })
+        .count();
+    println!(
+        "verify: the trace is incomplete (no stop record: the run was interrupted); {same} of its {} recorded steps replayed identically",
+        recorded.len()
+    );
+    if same == recorded.len() { OK } else { FAILURE }
 }

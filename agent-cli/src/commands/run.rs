@@ -1,51 +1,102 @@
-//! `agent run`: one task to its answer, shown live; Ctrl-C cancels cleanly
-//! and the trace keeps everything done so far.
+//! `agent run`: one task to its answer, shown live. Ctrl-C or SIGTERM
+//! cancels cleanly: the outcome is printed and the trace closed with its
+//! stop record. A trace that could not be written is reported.
 
 use std::io::IsTerminal;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
 
-use agent_core::{Agent, CancellationToken, EventSink, Outcome, RunControl, TraceWriter};
+use agent_core::agent::{CancellationToken, RunControl};
+use agent_core::trace::TraceWriter;
+use agent_core::{Agent, Outcome, StopReason, Task};
 
 use crate::cli::RunArgs;
-use crate::exit::{CliError, for_stop};
+use crate::exit::{CANCELLED, CliError, FAILURE, OK, TERMINATED, for_stop};
 use crate::setup;
 use crate::view::LiveView;
 
 /// Runs the task; returns the exit code.
-pub async fn run(args: RunArgs) -> Result<u8, CliError> {
+pub(crate) async fn run(args: RunArgs) -> Result<u8, CliError> {
+    let task = setup::task(&args.task)?.to_string();
     let mut builder = setup::agent_builder(&args.model, &args.tools, &args.budget, args.transport)?;
-    if let Some(path) = &args.trace {
-        let writer = TraceWriter::create(path).map_err(|e| CliError::Failure(e.to_string()))?;
-        builder = builder.sink(Arc::new(writer));
-    }
+    let trace = match &args.trace {
+        Some(path) => {
+            let writer = TraceWriter::create(path).map_err(|e| CliError::Failure(e.to_string()))?;
+            let writer = Arc::new(writer);
+            builder = builder.sink(Arc::clone(&writer));
+            Some(writer)
+        }
+        None => None,
+    };
     let agent = builder
         .build()
         .map_err(|e| CliError::Usage(e.to_string()))?;
     let view = (!args.quiet).then(LiveView::new);
-    let outcome = run_cancellable(&agent, &args.task, view.as_ref()).await;
+    let (outcome, signal) = run_cancellable(&agent, Task::new(task), view.as_ref()).await;
     if let Some(view) = &view {
         view.finish();
     }
     print_outcome(&outcome, args.json, args.quiet)?;
-    Ok(for_stop(&outcome.stop_reason))
+    let mut code = match (&outcome.stop_reason, signal) {
+        (StopReason::Cancelled, Some(code)) => code,
+        (reason, _) => for_stop(reason),
+    };
+    if let Some(error) = trace.as_ref().and_then(|t| t.error()) {
+        eprintln!("error: the trace is incomplete: {error}");
+        if code == OK {
+            code = FAILURE;
+        }
+    }
+    Ok(code)
 }
 
-/// Runs `task`; Ctrl-C cancels it (the outcome says `Cancelled`).
-pub async fn run_cancellable(agent: &Agent, task: &str, view: Option<&Arc<LiveView>>) -> Outcome {
+/// Runs `task`; Ctrl-C or SIGTERM cancels it. Returns the outcome, and the
+/// exit code of the signal that cancelled it, if one did.
+pub(crate) async fn run_cancellable(
+    agent: &Agent,
+    task: Task,
+    view: Option<&Arc<LiveView>>,
+) -> (Outcome, Option<u8>) {
     let cancel = CancellationToken::new();
-    let trigger = cancel.clone();
-    let ctrl_c = tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            trigger.cancel();
-        }
-    });
+    let signal = Arc::new(AtomicU8::new(0));
+    let watcher = tokio::spawn(watch_signals(cancel.clone(), Arc::clone(&signal)));
     let mut control = RunControl::default().with_cancel(cancel);
     if let Some(view) = view {
-        control = control.with_sink(Arc::clone(view) as Arc<dyn EventSink>);
+        control = control.with_sink(Arc::clone(view));
     }
     let outcome = agent.run_with(task, &control).await;
-    ctrl_c.abort();
-    outcome
+    watcher.abort();
+    let code = signal.load(Ordering::SeqCst);
+    (outcome, (code != 0).then_some(code))
+}
+
+/// Waits for Ctrl-C or SIGTERM, records which, and cancels.
+async fn watch_signals(cancel: CancellationToken, signal: Arc<AtomicU8>) {
+    let code = wait_for_signal().await;
+    signal.store(code, Ordering::SeqCst);
+    cancel.cancel();
+}
+
+#[cfg(unix)]
+async fn wait_for_signal() -> u8 {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = match signal(SignalKind::terminate()) {
+        Ok(term) => term,
+        Err(_) => {
+            let _ = tokio::signal::ctrl_c().await;
+            return CANCELLED;
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => CANCELLED,
+        _ = term.recv() => TERMINATED,
+    }
+}
+
+#[cfg(not(unix))]
+async fn wait_for_signal() -> u8 {
+    let _ = tokio::signal::ctrl_c().await;
+    CANCELLED
 }
 
 fn print_outcome(outcome: &Outcome, json: bool, quiet: bool) -> Result<(), CliError> {
@@ -54,12 +105,16 @@ fn print_outcome(outcome: &Outcome, json: bool, quiet: bool) -> Result<(), CliEr
         println!("{text}");
         return Ok(());
     }
-    // The live view already showed the answer on a terminal.
+    // The live view already showed the answer (or the stop) on a terminal.
     let shown = !quiet && std::io::stdout().is_terminal();
     match &outcome.answer {
         Some(answer) if !shown => println!("{answer}"),
         Some(_) => {}
-        None if quiet => eprintln!("{}", LiveView::summary(outcome)),
+        // Quiet: no summary line, but a run that failed says why, once.
+        None if quiet => match &outcome.stop_reason {
+            StopReason::Model(error) => eprintln!("error: {error}"),
+            reason => eprintln!("error: the run stopped without an answer ({reason})"),
+        },
         None => {}
     }
     Ok(())

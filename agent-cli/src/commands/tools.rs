@@ -9,7 +9,7 @@ use crate::exit::{CliError, FAILURE, OK};
 use crate::setup;
 
 /// Lists the tools with their schemas.
-pub fn list(args: &ToolsArgs) -> Result<u8, CliError> {
+pub(crate) fn list(args: &ToolsArgs) -> Result<u8, CliError> {
     let specs = setup::registry(&args.tools, ALL_TOOLS)?.allow_all().specs();
     if args.json {
         let text =
@@ -29,7 +29,7 @@ pub fn list(args: &ToolsArgs) -> Result<u8, CliError> {
 }
 
 /// Runs one call; exit 0 when the tool succeeded.
-pub async fn call(args: &CallArgs) -> Result<u8, CliError> {
+pub(crate) async fn call(args: &CallArgs) -> Result<u8, CliError> {
     let tools = setup::registry(&args.tools, ALL_TOOLS)?.allow_all();
     let arguments = serde_json::from_str::<Value>(&args.args)
         .unwrap_or_else(|_| Value::String(args.args.clone()));

@@ -12,20 +12,20 @@ use async_trait::async_trait;
 use serde_json::json;
 
 #[derive(Default)]
-pub struct Probe {
-    pub running: AtomicUsize,
-    pub max_running: AtomicUsize,
-    pub seq_overlapped: AtomicUsize,
-    pub calls: AtomicUsize,
+pub(crate) struct Probe {
+    pub(crate) running: AtomicUsize,
+    pub(crate) max_running: AtomicUsize,
+    pub(crate) seq_overlapped: AtomicUsize,
+    pub(crate) calls: AtomicUsize,
 }
 
 #[derive(Clone, Default)]
-pub struct TestTools {
-    pub probe: Arc<Probe>,
+pub(crate) struct TestTools {
+    pub(crate) probe: Arc<Probe>,
 }
 
 impl TestTools {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 }
@@ -84,7 +84,7 @@ impl Toolbox for TestTools {
                 panic!("tool exploded");
             }
             other => Err(ToolError::new(
-                agent_core::ToolErrorKind::NotFound,
+                agent_core::tool::ToolErrorKind::NotFound,
                 format!("no tool named {other}"),
             )),
         };
@@ -93,6 +93,6 @@ impl Toolbox for TestTools {
     }
 }
 
-pub fn call(id: &str, name: &str, args: serde_json::Value) -> ToolCall {
+pub(crate) fn call(id: &str, name: &str, args: serde_json::Value) -> ToolCall {
     ToolCall::new(id, name, args)
 }

@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use agent_core::{Tool, ToolError, ToolErrorKind};
+use agent_core::tool::ToolErrorKind;
+use agent_core::{Tool, ToolError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -20,7 +21,7 @@ pub const MAX_GREP_MATCHES: usize = 100;
 /// Paths `search_files` returns at most.
 pub const MAX_LISTED_FILES: usize = 200;
 /// Files visited at most by one walk.
-pub const MAX_WALKED_FILES: usize = 20_000;
+pub(crate) const MAX_WALKED_FILES: usize = 20_000;
 /// Largest file read or written, in bytes.
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 

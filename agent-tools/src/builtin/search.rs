@@ -73,6 +73,15 @@ pub struct Search {
     max_results: usize,
 }
 
+impl std::fmt::Debug for Search {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Search")
+            .field("documents", &self.docs.len())
+            .field("max_results", &self.max_results)
+            .finish()
+    }
+}
+
 fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())

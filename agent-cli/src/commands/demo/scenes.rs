@@ -1,39 +1,35 @@
-//! `agent demo` (what `cargo xtask demo` runs): offline scenes on scripted
-//! models, shown exactly as a live run is — same agent, tools, live view.
-//! Scenes: multi-hop, recovery, refund, files, budget; both transports.
+//! The demo's scenes: a task, the model's scripted turns (rendered for
+//! either transport), the tools and the budget of each.
 
-use std::sync::Arc;
-use std::time::Duration;
-
-use agent_core::testing::ScriptedModel;
-use agent_core::{Agent, Budget, Completion, EventSink, RunControl, ToolCall, ToolError};
+use agent_core::{Budget, Completion, ToolCall, ToolError};
 use agent_tools::{ToolRegistry, ToolSet, builtin, typed_tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::cli::{DemoArgs, TransportKind};
-use crate::exit::{CliError, FAILURE, OK};
-use crate::setup;
-use crate::view::LiveView;
+use crate::cli::TransportKind;
+use crate::exit::CliError;
 
 /// One scripted model turn, rendered for either transport.
-enum Beat {
+pub(super) enum Beat {
     Call(&'static str, &'static str, Value),
     BrokenCall(&'static str, &'static str, &'static str),
     Final(&'static str, &'static str),
 }
 
-struct Scene {
-    name: &'static str,
-    task: &'static str,
-    beats: Vec<Beat>,
-    tools: ToolSet,
-    budget: Budget,
-    expect_answer: bool,
+pub(super) struct Scene {
+    pub(super) name: &'static str,
+    pub(super) task: &'static str,
+    pub(super) beats: Vec<Beat>,
+    pub(super) tools: ToolSet,
+    pub(super) budget: Budget,
+    pub(super) expect_answer: bool,
 }
 
-fn completion(beat: &Beat, kind: TransportKind, n: usize) -> Completion {
+/// The scenes' names, in order.
+pub(super) const NAMES: [&str; 5] = ["multi-hop", "recovery", "refund", "files", "budget"];
+
+pub(super) fn completion(beat: &Beat, kind: TransportKind, n: usize) -> Completion {
     match (beat, kind) {
         (Beat::Call(thought, tool, args), TransportKind::Text) => Completion::text(format!(
             "Thought: {thought}\nAction: {tool}\nAction Input: {args}"
@@ -117,7 +113,7 @@ fn support_tools() -> Result<ToolSet, CliError> {
     Ok(registry.allow_all())
 }
 
-fn scenes(project: &std::path::Path) -> Result<Vec<Scene>, CliError> {
+pub(super) fn scenes(project: &std::path::Path) -> Result<Vec<Scene>, CliError> {
     let budget = Budget {
         max_steps: 8,
         ..Budget::default()
@@ -266,112 +262,4 @@ fn scenes(project: &std::path::Path) -> Result<Vec<Scene>, CliError> {
             expect_answer: false,
         },
     ])
-}
-
-fn sample_project() -> Result<tempfile::TempDir, CliError> {
-    let io = |e: std::io::Error| CliError::Failure(format!("cannot create the demo project: {e}"));
-    let dir = tempfile::tempdir().map_err(io)?;
-    std::fs::create_dir_all(dir.path().join("src")).map_err(io)?;
-    std::fs::write(
-        dir.path().join("Cargo.toml"),
-        "[package]\nname = \"tiny\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
-    )
-    .map_err(io)?;
-    std::fs::write(
-        dir.path().join("src/lib.rs"),
-        "/// The answer.\npub fn answer() -> u32 {\n    41\n}\n",
-    )
-    .map_err(io)?;
-    std::fs::write(
-        dir.path().join("src/main.rs"),
-        "fn main() {\n    println!(\"{}\", tiny::answer());\n}\n",
-    )
-    .map_err(io)?;
-    std::fs::write(
-        dir.path().join("README.md"),
-        "# tiny\n\nPrints the answer.\n",
-    )
-    .map_err(io)?;
-    Ok(dir)
-}
-
-/// Runs the scenes asked for; exit 0 when each ended as scripted.
-pub async fn demo(args: &DemoArgs) -> Result<u8, CliError> {
-    let kinds: Vec<TransportKind> = match args.transport {
-        Some(kind) => vec![kind],
-        None => vec![TransportKind::Text, TransportKind::Native],
-    };
-    let names = ["multi-hop", "recovery", "refund", "files", "budget"];
-    if let Some(scene) = &args.scene {
-        if !names.contains(&scene.as_str()) {
-            return Err(CliError::Usage(format!(
-                "unknown scene `{scene}` (scenes: {})",
-                names.join(", ")
-            )));
-        }
-    }
-    let view = LiveView::new();
-    let mut failures = 0;
-    for kind in kinds {
-        let project = sample_project()?;
-        for scene in scenes(project.path())? {
-            if args.scene.as_deref().is_some_and(|s| s != scene.name) {
-                continue;
-            }
-            eprintln!(
-                "\n══ scene {} · {} transport ══",
-                scene.name,
-                if kind == TransportKind::Text {
-                    "text"
-                } else {
-                    "native"
-                }
-            );
-            let model = scene
-                .beats
-                .iter()
-                .enumerate()
-                .fold(ScriptedModel::new().without_recording(), |m, (n, beat)| {
-                    m.reply(completion(beat, kind, n))
-                })
-                .chunked(12)
-                .chunk_delay(Duration::from_millis(2));
-            let agent = Agent::builder()
-                .model(model)
-                .transport_arc(setup::transport(kind))
-                .toolbox(scene.tools)
-                .budget(scene.budget)
-                .streaming(true)
-                .build()
-                .map_err(|e| CliError::Failure(e.to_string()))?;
-            let control = RunControl::default().with_sink(Arc::clone(&view) as Arc<dyn EventSink>);
-            let outcome = agent.run_with(scene.task, &control).await;
-            view.finish();
-            if scene.name == "files" {
-                let fixed =
-                    std::fs::read_to_string(project.path().join("src/lib.rs")).unwrap_or_default();
-                eprintln!(
-                    "   src/lib.rs is now: {}",
-                    crate::view::one_line(&fixed, 120)
-                );
-                // Restore it for the next transport.
-                let _ = std::fs::write(
-                    project.path().join("src/lib.rs"),
-                    "/// The answer.\npub fn answer() -> u32 {\n    41\n}\n",
-                );
-            }
-            if scene.name == "budget" {
-                eprintln!(
-                    "   transcript kept: {} messages, {} tool results",
-                    outcome.transcript.len(),
-                    outcome.tool_calls
-                );
-            }
-            if outcome.answer.is_some() != scene.expect_answer {
-                failures += 1;
-                eprintln!("   unexpected outcome: {}", outcome.stop_reason);
-            }
-        }
-    }
-    Ok(if failures == 0 { OK } else { FAILURE })
 }

@@ -7,11 +7,11 @@ use std::sync::Mutex;
 
 use async_trait::async_trait;
 
+use super::{TraceError, TraceRecord, read_trace};
 use crate::event::Event;
 use crate::message::{Completion, CompletionRequest};
 use crate::model::{Complete, ModelError};
 use crate::outcome::StopReason;
-use crate::trace::{TraceError, TraceRecord, read_trace};
 
 /// A model that replays a trace's model turns (and its model error, if the
 /// run ended with one).

@@ -1,5 +1,10 @@
 //! JSONL traces: one record per event, written and flushed as it happens
-//! so a crash loses nothing already done; and reading them back.
+//! so a crash loses nothing already done; reading them back; and
+//! [`ReplayModel`], which replays a trace's model turns.
+
+mod replay;
+
+pub use replay::ReplayModel;
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
@@ -40,6 +45,14 @@ pub enum TraceError {
         #[source]
         source: std::io::Error,
     },
+    /// A record could not be written as JSON.
+    #[error("trace file {path}: cannot encode a record: {message}")]
+    Encode {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
     /// A line is not a trace record.
     #[error("trace file {path}, line {line}: {message}")]
     Parse {
@@ -52,13 +65,16 @@ pub enum TraceError {
     },
 }
 
-/// Writes events to a JSONL file, one flushed line each.
+/// Writes events to a JSONL file, one flushed line each. A write that
+/// fails is reported once through `tracing` and kept: [`error`](TraceWriter::error)
+/// says whether the trace is incomplete.
 #[derive(Debug)]
 pub struct TraceWriter {
     path: PathBuf,
     file: Mutex<File>,
     seq: AtomicU64,
     failed: AtomicBool,
+    error: Mutex<Option<String>>,
 }
 
 impl TraceWriter {
@@ -74,6 +90,7 @@ impl TraceWriter {
             file: Mutex::new(file),
             seq: AtomicU64::new(0),
             failed: AtomicBool::new(false),
+            error: Mutex::new(None),
         })
     }
 
@@ -85,9 +102,8 @@ impl TraceWriter {
             t_ms: now_ms(),
             event: event.clone(),
         };
-        let mut line = serde_json::to_vec(&record).map_err(|e| TraceError::Parse {
+        let mut line = serde_json::to_vec(&record).map_err(|e| TraceError::Encode {
             path: self.path.clone(),
-            line: 0,
             message: e.to_string(),
         })?;
         line.push(b'\n');
@@ -107,6 +123,15 @@ impl TraceWriter {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// The first write error, if any write failed (the trace is then
+    /// incomplete).
+    pub fn error(&self) -> Option<String> {
+        self.error
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone()
+    }
 }
 
 impl EventSink for TraceWriter {
@@ -115,6 +140,10 @@ impl EventSink for TraceWriter {
             // Report once; the run goes on without its trace.
             if !self.failed.swap(true, Ordering::Relaxed) {
                 tracing::warn!(error = %err, "trace write failed");
+                *self
+                    .error
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(err.to_string());
             }
         }
     }

@@ -1,0 +1,3 @@
+//! Code shared by the benches (not a bench itself).
+
+pub mod workload;

@@ -1,0 +1,352 @@
+//! The transitions of a [`Run`]: issuing requests within the budgets,
+//! taking a model turn, taking a round's observations, answer turns at a
+//! limit, and stopping (cancelled, halted, timed out, failed).
+
+use std::sync::Arc;
+
+use crate::message::{Completion, Usage};
+use crate::model::ModelError;
+use crate::outcome::{Outcome, StopReason};
+use crate::tool::{Observation, ToolErrorKind};
+use crate::transport::{Decision, Turn};
+
+use super::plan::{CallPlan, skip};
+use super::window::json_len;
+use super::{Phase, PromptAnchor, Run, RunError, Step};
+
+impl Run {
+    /// What to do next. Idempotent while a request or tool round is
+    /// pending: it issues the same step again (so a resumed run continues).
+    pub fn next_step(&mut self, now_ms: u64) -> Result<Step, RunError> {
+        self.tick(now_ms);
+        match &self.state.phase {
+            Phase::Finished => Err(RunError::Finished),
+            Phase::Done { .. } => Ok(Step::Done(self.take_outcome())),
+            Phase::AwaitingModel { answer_turn } => {
+                let answer_only = answer_turn.is_some();
+                Ok(Step::CallModel(self.build_request(answer_only)))
+            }
+            Phase::AwaitingTools { calls, plans } => Ok(Step::CallTools(
+                calls
+                    .iter()
+                    .zip(plans)
+                    .filter(|(_, plan)| !matches!(plan, CallPlan::Skip { .. }))
+                    .map(|(call, _)| call.clone())
+                    .collect(),
+            )),
+            Phase::Limit { reason } => {
+                let reason = reason.clone();
+                Ok(self.reach_limit(reason))
+            }
+            Phase::Ready => Ok(self.ready_step(now_ms)),
+        }
+    }
+
+    fn ready_step(&mut self, now_ms: u64) -> Step {
+        if let Some(0) = self.remaining_ms(now_ms) {
+            return self.finish(StopReason::Timeout);
+        }
+        let state = &self.state;
+        if state.steps >= state.budget.max_steps {
+            return self.finish(StopReason::MaxSteps);
+        }
+        // With answer turns on, the last step of the budget is one.
+        if state.budget.final_answer_on_limit
+            && !state.answer_turn_used
+            && state.steps + 1 == state.budget.max_steps
+        {
+            return self.answer_turn(StopReason::MaxSteps);
+        }
+        self.issue_request(None)
+    }
+
+    /// A limit was reached: one answer turn if the budget allows it, or stop.
+    fn reach_limit(&mut self, reason: StopReason) -> Step {
+        let state = &self.state;
+        let answerable = matches!(
+            reason,
+            StopReason::MaxSteps | StopReason::MaxToolCalls | StopReason::LoopDetected
+        );
+        if answerable
+            && state.budget.final_answer_on_limit
+            && !state.answer_turn_used
+            && state.steps < state.budget.max_steps
+        {
+            return self.answer_turn(reason);
+        }
+        self.finish(reason)
+    }
+
+    /// Asks for the answer on a turn that may only answer.
+    fn answer_turn(&mut self, reason: StopReason) -> Step {
+        self.state.answer_turn_used = true;
+        let request = self.transport.answer_request();
+        self.push(request);
+        self.issue_request(Some(reason))
+    }
+
+    /// Issues a model request, unless a token budget forbids it.
+    fn issue_request(&mut self, answer_turn: Option<StopReason>) -> Step {
+        let request = self.build_request(answer_turn.is_some());
+        let state = &self.state;
+        if let Some(max) = state.budget.max_request_tokens {
+            if state.last_request_tokens > max {
+                return self.finish(StopReason::TokenBudget);
+            }
+        }
+        if let Some(max) = state.budget.max_total_tokens {
+            if state
+                .usage
+                .total_tokens
+                .saturating_add(state.last_request_tokens)
+                > max
+            {
+                return self.finish(StopReason::TokenBudget);
+            }
+        }
+        self.state.steps += 1;
+        self.state.phase = Phase::AwaitingModel { answer_turn };
+        Step::CallModel(request)
+    }
+
+    /// The pending request's prompt size when the server did not say: the
+    /// server's own count for an earlier request plus estimates of the
+    /// messages appended since (requests only append), or else the
+    /// estimate of the whole request.
+    fn estimated_prompt_tokens(&self) -> u64 {
+        let state = &self.state;
+        match state.prompt_anchor {
+            Some(anchor)
+                if anchor.window_start == state.window_start
+                    && anchor.request_len <= state.request_len =>
+            {
+                let added: u64 = state.estimates[anchor.request_len..state.request_len]
+                    .iter()
+                    .sum();
+                anchor.prompt_tokens.saturating_add(added)
+            }
+            _ => state.last_request_tokens,
+        }
+    }
+
+    fn tick(&mut self, now_ms: u64) {
+        self.state.last_ms = self.state.last_ms.max(now_ms);
+    }
+
+    /// Feeds the model's answer to the pending request. Returns the turn as
+    /// the run understood it (after its checks: an action naming no tool is
+    /// malformed, call ids are made unique).
+    pub fn model_turn(&mut self, completion: Completion, now_ms: u64) -> Result<Turn, RunError> {
+        self.tick(now_ms);
+        let Phase::AwaitingModel { answer_turn } = &self.state.phase else {
+            return Err(self.unexpected("a model turn"));
+        };
+        let answer_turn = answer_turn.clone();
+        let usage = match completion.usage {
+            Some(usage) => {
+                self.state.prompt_anchor = Some(PromptAnchor {
+                    prompt_tokens: usage.prompt_tokens,
+                    request_len: self.state.request_len,
+                    window_start: self.state.window_start,
+                });
+                usage
+            }
+            None => {
+                let mut generated = self.estimator.estimate(&completion.text);
+                for call in &completion.tool_calls {
+                    generated += json_len(&call.arguments).div_ceil(4);
+                }
+                Usage::new(self.estimated_prompt_tokens(), generated).estimate()
+            }
+        };
+        self.state.usage.add(usage);
+
+        let transport = Arc::clone(&self.transport);
+        let mut interpretation = transport.interpret(completion, &self.state.tools);
+        self.check_decision(
+            &mut interpretation.turn.decision,
+            &mut interpretation.message,
+        );
+        let turn = interpretation.turn;
+        self.push(interpretation.message);
+
+        if let Some(limit) = answer_turn {
+            match &turn.decision {
+                Decision::Final(answer) => self.state.answer = Some(answer.clone()),
+                Decision::Act(calls) => {
+                    let plans = vec![skip("the run has reached its budget"); calls.len()];
+                    let calls = calls.clone();
+                    self.record_round(&calls, &plans, Vec::new());
+                }
+                Decision::Malformed(_) => {}
+            }
+            self.stop(limit);
+            return Ok(turn);
+        }
+
+        match &turn.decision {
+            Decision::Final(answer) => {
+                self.state.consecutive_malformed = 0;
+                self.state.answer = Some(answer.clone());
+                self.stop(StopReason::FinalAnswer);
+            }
+            Decision::Malformed(reason) => {
+                self.state.consecutive_malformed += 1;
+                for message in transport.malformed(reason, &self.state.tools) {
+                    self.push(message);
+                }
+                if self.state.consecutive_malformed >= self.state.budget.max_consecutive_malformed {
+                    self.stop(StopReason::TooManyMalformed);
+                } else {
+                    self.state.phase = Phase::Ready;
+                }
+            }
+            Decision::Act(calls) => {
+                self.state.consecutive_malformed = 0;
+                self.plan_round(calls.clone());
+            }
+        }
+        Ok(turn)
+    }
+
+    /// Feeds the observations of the pending round, one per call returned
+    /// by [`Step::CallTools`], in that order.
+    pub fn tool_results(
+        &mut self,
+        observations: Vec<Observation>,
+        now_ms: u64,
+    ) -> Result<(), RunError> {
+        self.tick(now_ms);
+        let Phase::AwaitingTools { calls, plans } = &self.state.phase else {
+            return Err(self.unexpected("tool results"));
+        };
+        let runnable: Vec<&crate::message::ToolCall> = calls
+            .iter()
+            .zip(plans)
+            .filter(|(_, plan)| !matches!(plan, CallPlan::Skip { .. }))
+            .map(|(call, _)| call)
+            .collect();
+        let matches = runnable.len() == observations.len()
+            && runnable
+                .iter()
+                .zip(&observations)
+                .all(|(c, o)| c.id == o.call_id);
+        if !matches {
+            return Err(RunError::ObservationMismatch {
+                expected: runnable.iter().map(|c| c.id.clone()).collect(),
+                got: observations.iter().map(|o| o.call_id.clone()).collect(),
+            });
+        }
+        let Phase::AwaitingTools { calls, plans } =
+            std::mem::replace(&mut self.state.phase, Phase::Ready)
+        else {
+            return Err(self.unexpected("tool results"));
+        };
+        let executed = observations
+            .iter()
+            .filter(|o| o.error != Some(ToolErrorKind::Denied))
+            .count();
+        self.state.tool_calls += u32::try_from(executed).unwrap_or(u32::MAX);
+        self.record_round(&calls, &plans, observations);
+        Ok(())
+    }
+
+    /// The model call failed: the run stops with `Model(error)`.
+    pub fn model_error(&mut self, error: ModelError, now_ms: u64) -> Result<(), RunError> {
+        self.tick(now_ms);
+        if !matches!(self.state.phase, Phase::AwaitingModel { .. }) {
+            return Err(self.unexpected("a model error"));
+        }
+        self.stop(StopReason::Model(error));
+        Ok(())
+    }
+
+    /// Cancels the run. Pending tool calls are answered "not run".
+    pub fn cancel(&mut self, now_ms: u64) {
+        self.interrupt(StopReason::Cancelled, "the run was cancelled", now_ms);
+    }
+
+    /// Stops the run for a hook, with its reason.
+    pub fn halt(&mut self, reason: impl Into<String>, now_ms: u64) {
+        let reason = reason.into();
+        let text = format!("the run was stopped: {reason}");
+        self.interrupt(StopReason::Halted(reason), &text, now_ms);
+    }
+
+    /// The wall clock ran out while the caller was waiting (for the model or tools).
+    pub fn time_out(&mut self, now_ms: u64) {
+        self.interrupt(StopReason::Timeout, "the run ran out of time", now_ms);
+    }
+
+    /// The loop itself failed (a component panicked, or the caller could
+    /// not go on): the run stops with `Internal(detail)`, its transcript
+    /// whole.
+    pub fn fail(&mut self, detail: impl Into<String>, now_ms: u64) {
+        self.interrupt(
+            StopReason::Internal(detail.into()),
+            "the run stopped on an internal error",
+            now_ms,
+        );
+    }
+
+    fn interrupt(&mut self, reason: StopReason, text: &str, now_ms: u64) {
+        self.tick(now_ms);
+        if self.is_done() {
+            return;
+        }
+        if let Phase::AwaitingTools { calls, .. } =
+            std::mem::replace(&mut self.state.phase, Phase::Ready)
+        {
+            let plans = vec![skip(text); calls.len()];
+            // The transport renders the answers; a panic there must not
+            // lose the stop.
+            let recorded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                self.record_round(&calls, &plans, Vec::new());
+            }));
+            if recorded.is_err() {
+                tracing::error!("the transport panicked while recording skipped calls");
+            }
+        }
+        self.stop(reason);
+    }
+
+    /// Ends the run; the outcome is handed out by the next `next_step`.
+    fn stop(&mut self, reason: StopReason) {
+        self.state.phase = Phase::Done { reason };
+    }
+
+    /// Ends the run and hands out the outcome now.
+    fn finish(&mut self, reason: StopReason) -> Step {
+        self.stop(reason);
+        Step::Done(self.take_outcome())
+    }
+
+    /// The outcome whatever the phase: a run still going stops with an
+    /// internal error first. For a driver that cannot go on.
+    pub(crate) fn into_outcome(mut self) -> Outcome {
+        if !self.is_done() {
+            let now = self.state.last_ms;
+            self.fail("the run was abandoned before it ended", now);
+        }
+        self.take_outcome()
+    }
+
+    fn take_outcome(&mut self) -> Outcome {
+        let state = &mut self.state;
+        let reason = match std::mem::replace(&mut state.phase, Phase::Finished) {
+            Phase::Done { reason } => reason,
+            _ => StopReason::Internal("the outcome was taken before the run ended".into()),
+        };
+        let transcript = std::mem::take(&mut state.transcript);
+        let transcript = Arc::try_unwrap(transcript).unwrap_or_else(|shared| (*shared).clone());
+        Outcome {
+            answer: state.answer.take(),
+            stop_reason: reason,
+            transcript,
+            usage: state.usage,
+            steps: state.steps,
+            tool_calls: state.tool_calls,
+            elapsed_ms: state.last_ms.saturating_sub(state.started_ms),
+        }
+    }
+}
