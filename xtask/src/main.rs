@@ -7,9 +7,12 @@
 //!   runs the live tests against it, then `agent run` with both transports.
 //! - `fuzz [--inputs N] [--target NAME|all] [--seed S]`: the stable-Rust
 //!   fuzzer (see `fuzz/mod.rs`).
+//! - `growth [--budget-seconds S]`: parse time against input size on
+//!   adversarial inputs (see `growth.rs`).
 
 mod bench;
 mod fuzz;
+mod growth;
 
 use std::path::Path;
 use std::process::{Command, ExitCode};
@@ -48,8 +51,16 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some("growth") => match growth::run(&args[1..]) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(err) => {
+                eprintln!("xtask growth: {err}");
+                ExitCode::from(2)
+            }
+        },
         Some(other) => {
-            eprintln!("xtask: unknown task `{other}` (available: demo, live, bench, fuzz)");
+            eprintln!("xtask: unknown task `{other}` (available: demo, live, bench, fuzz, growth)");
             ExitCode::from(2)
         }
     }

@@ -8,7 +8,7 @@
 //! than the limit (10 ms by default).
 
 mod case;
-mod hook;
+pub(crate) mod hook;
 mod minimize;
 mod mutate;
 mod report;
