@@ -125,9 +125,14 @@ impl Mutator {
         }
     }
 
-    /// Repeats a chunk: usually a few times, rarely up to ~100 kB.
+    /// Repeats a chunk — a random span or a whole line — usually a few
+    /// times, rarely up to ~100 kB.
     fn repeat(&mut self, rng: &mut Rng) {
-        let (start, end) = self.span(rng, 64);
+        let (start, end) = if rng.one_in(2) {
+            self.span(rng, 64)
+        } else {
+            self.line(rng)
+        };
         if start == end {
             return;
         }
@@ -137,12 +142,30 @@ impl Mutator {
         } else {
             unit * rng.range(2, 16)
         };
-        let times = (target / unit).clamp(1, MAX_INPUT_BYTES / unit);
+        let times = (target / unit).clamp(1, (MAX_INPUT_BYTES / unit).max(1));
         self.scratch.clear();
         for _ in 0..times {
             self.scratch.extend_from_slice(&self.bytes[start..end]);
         }
         self.splice_scratch(start);
+    }
+
+    /// The line (with its `\n`) around a random position, if under 256 bytes.
+    fn line(&self, rng: &mut Rng) -> (usize, usize) {
+        let at = self.position(rng);
+        let start = self.bytes[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |nl| nl + 1);
+        let end = self.bytes[at..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(self.bytes.len(), |nl| at + nl + 1);
+        if end - start > 256 {
+            (at, at)
+        } else {
+            (start, end)
+        }
     }
 
     /// A random char boundary of the buffer.

@@ -160,6 +160,16 @@ pub fn recap(report: &Report, limit: Duration) {
                 report.target,
                 case.literal(report.chunked)
             );
+        } else {
+            let mut end = 160;
+            while !case.text.is_char_boundary(end) {
+                end -= 1;
+            }
+            println!(
+                "  input starts ({}): {:?}…",
+                report.target,
+                &case.text[..end]
+            );
         }
         print_saved(saved);
     }

@@ -22,6 +22,8 @@ const POOL_EXTRA: usize = 4096;
 const BASE_MAX_BYTES: usize = 16 * 1024;
 /// Largest input added to the pool, in bytes.
 const POOL_MAX_BYTES: usize = 4096;
+/// Smallest input whose time per byte is tracked, in bytes.
+const PER_BYTE_MIN_BYTES: usize = 256;
 /// Extra runs of an input that measured over the limit.
 const RERUNS: usize = 3;
 /// Seconds between progress lines.
@@ -78,6 +80,7 @@ pub fn run(target: &mut dyn Target, seeds: Vec<String>, settings: Settings) -> R
         .collect();
     let base_count = pool.len();
     let mut seen = HashSet::new();
+    let mut slowest_per_byte = 0;
     let mut report = Report::new(target.name(), target.chunked());
     let limit = u64::try_from(settings.slow.as_nanos()).unwrap_or(u64::MAX);
     let mut case = Case::default();
@@ -105,7 +108,17 @@ pub fn run(target: &mut dyn Target, seeds: Vec<String>, settings: Settings) -> R
                 let bar = limit.min(report.slowest_nanos);
                 let nanos = settle(target, &case, outcome.nanos, bar);
                 report.timed(&case, nanos, limit);
-                if seen.insert(outcome.signature) && case.text.len() <= POOL_MAX_BYTES {
+                // New behaviour, or a record time per byte (the seed of a
+                // superlinear input once repeated), joins the pool.
+                let len = case.text.len();
+                let per_byte = if len >= PER_BYTE_MIN_BYTES {
+                    nanos / len as u64
+                } else {
+                    0
+                };
+                let slow = per_byte > slowest_per_byte;
+                slowest_per_byte = slowest_per_byte.max(per_byte);
+                if (seen.insert(outcome.signature) || slow) && len <= POOL_MAX_BYTES {
                     if pool.len() < base_count + POOL_EXTRA {
                         pool.push(case.text.clone());
                     } else {
