@@ -159,12 +159,13 @@ fn first_difference(a: &Value, b: &Value) -> &'static str {
             .find_map(|(k, p)| match y.get(k) {
                 Some(q) if q == p => None,
                 Some(q) => Some(first_difference(p, q)),
-                None => Some("different keys"),
+                // Keys are strings: a key read differently is a string bug.
+                None => Some("different string"),
             })
             .unwrap_or("different object"),
         (Value::Number(_), Value::Number(_)) => "different number",
         (Value::String(_), Value::String(_)) => "different string",
-        (Value::Object(_), Value::Object(_)) => "different keys",
+        (Value::Object(_), Value::Object(_)) => "different object size",
         (Value::Array(_), Value::Array(_)) => "different array length",
         _ => "different type",
     }
@@ -192,7 +193,7 @@ mod tests {
         );
         assert_eq!(
             first_difference(&json!({"a": 1}), &json!({"b": 1})),
-            "different keys"
+            "different string"
         );
         assert_eq!(
             first_difference(&json!([1]), &json!([1.5])),
