@@ -78,6 +78,9 @@ pub fn run(target: &mut dyn Target, seeds: Vec<String>, settings: Settings) -> R
         .filter(|s| s.len() <= BASE_MAX_BYTES)
         .cloned()
         .collect();
+    if pool.is_empty() {
+        pool.push(String::new());
+    }
     let base_count = pool.len();
     let mut seen = HashSet::new();
     let mut slowest_per_byte = 0;
