@@ -5,8 +5,14 @@
 //! - `bench [--json]`: the peer workload through the real agent (see `bench.rs`).
 //! - `live`: starts the local model server from `../shared/tools/local-llm`,
 //!   runs the live tests against it, then `agent run` with both transports.
+//! - `fuzz [--inputs N] [--target NAME|all] [--seed S]`: the stable-Rust
+//!   fuzzer (see `fuzz/mod.rs`).
+//! - `growth [--budget-seconds S]`: parse time against input size on
+//!   adversarial inputs (see `growth.rs`).
 
 mod bench;
+mod fuzz;
+mod growth;
 #[path = "../../agent-core/benches/common/workload.rs"]
 mod workload;
 
@@ -39,8 +45,24 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some("fuzz") => match fuzz::run(&args[1..]) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(err) => {
+                eprintln!("xtask fuzz: {err}");
+                ExitCode::from(2)
+            }
+        },
+        Some("growth") => match growth::run(&args[1..]) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(err) => {
+                eprintln!("xtask growth: {err}");
+                ExitCode::from(2)
+            }
+        },
         Some(other) => {
-            eprintln!("xtask: unknown task `{other}` (available: demo, live, bench)");
+            eprintln!("xtask: unknown task `{other}` (available: demo, live, bench, fuzz, growth)");
             ExitCode::from(2)
         }
     }

@@ -1,0 +1,104 @@
+//! The adversarial inputs of the growth check, shared by the `growth`
+//! bench and `cargo xtask growth` (which includes this file by path):
+//! named patterns repeated up to a size, and the streamed parse — the
+//! [`ActionWatcher`] fed small deltas, then [`parse`] on what it kept.
+
+use agent_core::transport::StreamWatcher;
+use agent_text::{ActionWatcher, Parsed, parse};
+
+/// Input sizes, in bytes: 1 kB to 1 MB.
+pub(crate) const SIZES: [usize; 4] = [1_000, 10_000, 100_000, 1_000_000];
+
+/// Delta size of the streamed parse, in bytes.
+pub(crate) const DELTA_BYTES: usize = 4;
+
+/// An input family: `prefix`, then `open` × k, then `close` × k.
+pub(crate) struct Pattern {
+    /// Its name in tables and bench ids.
+    pub(crate) name: &'static str,
+    prefix: &'static str,
+    open: &'static str,
+    close: &'static str,
+}
+
+/// The patterns: repeated fence lines, `{` × n (on one line and one per
+/// line), `Action:` × n, deeply nested brackets, one long line.
+pub(crate) const PATTERNS: [Pattern; 7] = [
+    Pattern {
+        name: "fence_lines",
+        prefix: "Thought: some code\n",
+        open: "```\n",
+        close: "",
+    },
+    Pattern {
+        name: "braces",
+        prefix: "",
+        open: "{",
+        close: "",
+    },
+    Pattern {
+        name: "brace_lines",
+        prefix: "",
+        open: "{\n",
+        close: "",
+    },
+    Pattern {
+        name: "actions",
+        prefix: "",
+        open: "Action:",
+        close: "",
+    },
+    Pattern {
+        name: "action_lines",
+        prefix: "",
+        open: "Action:\n",
+        close: "",
+    },
+    Pattern {
+        name: "nested",
+        prefix: "Thought: deep\nAction: store\nAction Input: ",
+        open: "{\"a\": [",
+        close: "]}",
+    },
+    Pattern {
+        name: "long_line",
+        prefix: "Thought: ",
+        open: "the quick brown fox jumps over the lazy dog ",
+        close: "",
+    },
+];
+
+impl Pattern {
+    /// The pattern at about `size` bytes (never less).
+    pub(crate) fn build(&self, size: usize) -> String {
+        let unit = self.open.len() + self.close.len();
+        let k = size.saturating_sub(self.prefix.len()).div_ceil(unit).max(1);
+        let mut text = String::with_capacity(self.prefix.len() + k * unit);
+        text.push_str(self.prefix);
+        for _ in 0..k {
+            text.push_str(self.open);
+        }
+        for _ in 0..k {
+            text.push_str(self.close);
+        }
+        text
+    }
+}
+
+/// The streamed parse: the watcher fed `DELTA_BYTES` deltas (cut at char
+/// boundaries) until it calls the step complete, then `parse` on the step.
+pub(crate) fn streamed_parse(text: &str) -> Parsed {
+    let mut watcher = ActionWatcher::new();
+    let mut start = 0;
+    while start < text.len() {
+        let mut end = (start + DELTA_BYTES).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        if let Some(len) = watcher.push(&text[start..end]) {
+            return parse(text.get(..len).unwrap_or(text));
+        }
+        start = end;
+    }
+    parse(text)
+}

@@ -1,0 +1,93 @@
+//! `watcher`: [`agent_text::ActionWatcher`] fed a completion in deltas cut
+//! at random byte positions (non-ASCII included). Oracles: a returned
+//! length lies within the text received so far, on a char boundary; and
+//! the cut point is the same however the text is chunked — the case's
+//! random deltas, the whole text at once, and one character at a time.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use agent_core::transport::StreamWatcher;
+use agent_text::ActionWatcher;
+
+use super::parser::REACT_DICTIONARY;
+use super::{Outcome, Target, Violation, check_cut, nanos_since, signature};
+use crate::fuzz::case::Case;
+use crate::fuzz::seeds::SeedSet;
+
+/// The watcher target.
+#[derive(Debug)]
+pub(crate) struct Watcher;
+
+impl Target for Watcher {
+    fn name(&self) -> &'static str {
+        "watcher"
+    }
+
+    fn seeds(&self) -> SeedSet {
+        SeedSet::React
+    }
+
+    fn dictionary(&self) -> &'static [&'static str] {
+        REACT_DICTIONARY
+    }
+
+    fn chunked(&self) -> bool {
+        true
+    }
+
+    fn run(&mut self, case: &Case) -> Result<Outcome, Violation> {
+        let text = case.text.as_str();
+        let start = Instant::now();
+        let chunked = black_box(feed(text, case.chunks()));
+        let nanos = nanos_since(start);
+        let chunked = chunked?;
+        let whole = feed(text, std::iter::once(text))?;
+        let by_char = feed(
+            text,
+            text.char_indices().map(|(i, c)| &text[i..i + c.len_utf8()]),
+        )?;
+        if chunked != whole || chunked != by_char {
+            return Err(Violation::new(
+                "watcher-chunking",
+                "cut depends on chunking",
+                format!(
+                    "cut at {chunked:?} with these deltas, {whole:?} for the whole text, \
+                     {by_char:?} one character at a time"
+                ),
+            ));
+        }
+        let cut = match chunked {
+            None => 0,
+            Some(n) if n == text.len() => 1,
+            Some(n) if text[n..].starts_with('\n') => 2,
+            Some(_) => 3,
+        };
+        Ok(Outcome {
+            nanos,
+            signature: signature(&[b"watch", &[cut]]),
+        })
+    }
+}
+
+/// Feeds `deltas` (which make up `text`) until the watcher reports the
+/// step complete; checks the reported length against what was received.
+fn feed<'a>(text: &str, deltas: impl Iterator<Item = &'a str>) -> Result<Option<usize>, Violation> {
+    let mut watcher = ActionWatcher::new();
+    let mut received = 0;
+    for delta in deltas {
+        received += delta.len();
+        if let Some(len) = watcher.push(delta) {
+            if len > received {
+                return Err(Violation::new(
+                    "watcher-cut",
+                    "past the text received",
+                    format!("returned {len} after receiving {received} bytes"),
+                ));
+            }
+            check_cut("watcher-cut", text, len, "the returned length")?;
+            return Ok(Some(len));
+        }
+    }
+    Ok(None)
+}
