@@ -186,10 +186,8 @@ impl Reader<'_> {
                     b'b' => out.push('\u{8}'),
                     b'f' => out.push('\u{c}'),
                     b'u' => {
-                        let hex = self.text.get(self.pos..self.pos + 4)?;
-                        let code = u32::from_str_radix(hex, 16).ok()?;
-                        out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
-                        self.pos += 4;
+                        let code = self.hex4()?;
+                        out.push(self.unicode_escape(code));
                     }
                     _ => {
                         // \" \' \\ \/ and anything else: the character itself.
@@ -206,6 +204,31 @@ impl Reader<'_> {
         // Unclosed string at the end: repaired.
         out.push_str(&self.text[run_start..]);
         Some(out)
+    }
+
+    /// Four hex digits after `\u`.
+    fn hex4(&mut self) -> Option<u32> {
+        let hex = self.text.get(self.pos..self.pos + 4)?;
+        let code = u32::from_str_radix(hex, 16).ok()?;
+        self.pos += 4;
+        Some(code)
+    }
+
+    /// The character of a `\u` escape: a surrogate pair (`\ud83d\ude00`)
+    /// is one character; a lone surrogate is U+FFFD.
+    fn unicode_escape(&mut self, code: u32) -> char {
+        if (0xD800..0xDC00).contains(&code) && self.text[self.pos..].starts_with("\\u") {
+            let save = self.pos;
+            self.pos += 2;
+            match self.hex4() {
+                Some(low) if (0xDC00..0xE000).contains(&low) => {
+                    let combined = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+                    return char::from_u32(combined).unwrap_or('\u{fffd}');
+                }
+                _ => self.pos = save,
+            }
+        }
+        char::from_u32(code).unwrap_or('\u{fffd}')
     }
 
     fn identifier(&mut self) -> Option<String> {
@@ -240,8 +263,13 @@ impl Reader<'_> {
             }
         }
         let text = &self.text[start..self.pos];
-        if let Ok(i) = text.parse::<i64>() {
+        // As serde_json: `-0` is the float -0.0.
+        let negative_zero = text.starts_with('-') && text[1..].bytes().all(|b| b == b'0');
+        if let (Ok(i), false) = (text.parse::<i64>(), negative_zero) {
             return Some(Value::Number(i.into()));
+        }
+        if let (Ok(u), false) = (text.parse::<u64>(), negative_zero) {
+            return Some(Value::Number(u.into()));
         }
         let f = text.parse::<f64>().ok()?;
         Number::from_f64(f).map(Value::Number)
