@@ -11,9 +11,13 @@
 //! - [`typed_tool`]: a `Deserialize + JsonSchema` struct and an async fn
 //!   become a tool, with the schema (doc comments included) from `schemars`.
 //! - [`builtin`]: `calculator`, `search` and root-confined file tools.
+//! - `mcp` (feature `mcp`): the tools of MCP servers, over stdio or
+//!   streamable HTTP, behind the same gateway.
 
 pub mod builtin;
 mod gateway;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod typed;
 mod validate;
 
