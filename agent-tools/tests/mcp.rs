@@ -339,7 +339,12 @@ async fn a_filesystem_tool_and_a_builtin_run_in_one_round() {
     .await
     .unwrap_err();
     assert_eq!(outside.kind(), ToolErrorKind::Failed);
-    assert!(outside.message().contains("Access denied"), "{outside}");
+    assert!(
+        outside
+            .message()
+            .starts_with("Access denied - path outside allowed directories: "),
+        "{outside}"
+    );
 }
 
 // ------------------------------------------------------ failures mid-run
@@ -626,6 +631,15 @@ async fn bad_names_and_prefixes_are_refused_before_anything_starts() {
         .await
         .unwrap_err();
     assert!(matches!(err, McpError::DuplicateServer { .. }), "{err}");
+    let mut registry = builtin::registry(&["calculator"], None, true).unwrap();
+    let err = register_servers(&mut registry, &[test_server("calculator").with_prefix("c")])
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "MCP server `calculator`: a tool group of that name is already registered; rename the \
+         server"
+    );
 }
 
 // ------------------------------------------------ timeouts and cancellation
@@ -794,6 +808,10 @@ async fn start_up_failures_are_typed_errors_naming_the_server() {
         message.starts_with(
             "MCP server `ghost` failed to start: could not run `/nonexistent/mcp-server`: "
         ),
+        "{message}"
+    );
+    assert!(
+        message.ends_with("No such file or directory (os error 2)"),
         "{message}"
     );
 

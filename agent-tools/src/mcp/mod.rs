@@ -31,3 +31,8 @@ pub use config_file::{McpConfigError, load_config, parse_config};
 pub use connection::McpConnection;
 pub use error::McpError;
 pub use servers::{McpServers, register_servers};
+
+/// The guide's Rust examples, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/mcp.md")]
+pub struct McpGuide;

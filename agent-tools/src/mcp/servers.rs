@@ -48,8 +48,10 @@ impl McpServers {
 /// timeout) and registers their tools in `registry`, each server's tools in
 /// the group named after the server (allowlist entry `name.*`).
 ///
-/// All or nothing: on an error no tool is registered and every server that
-/// did start is shut down. A tool name already taken, by another server or
+/// A server may not take the name of a group already in `registry` (a
+/// built-in group, or a server registered earlier). All or nothing: on an
+/// error no tool is registered and every server that did start is shut
+/// down. A tool name already taken, by another server or
 /// by a tool registered earlier, is a [`McpError::NameClash`] naming both.
 ///
 /// ```no_run
@@ -70,10 +72,18 @@ pub async fn register_servers(
     registry: &mut ToolRegistry,
     servers: &[McpServerConfig],
 ) -> Result<McpServers, McpError> {
+    let groups = registry.groups();
     for (i, server) in servers.iter().enumerate() {
         if servers[..i].iter().any(|s| s.name == server.name) {
             return Err(McpError::DuplicateServer {
                 server: server.name.clone(),
+            });
+        }
+        if groups.contains(&server.name.as_str()) {
+            return Err(McpError::InvalidName {
+                server: server.name.clone(),
+                reason: "a tool group of that name is already registered; rename the server"
+                    .to_string(),
             });
         }
     }
