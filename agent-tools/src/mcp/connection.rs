@@ -53,7 +53,23 @@ impl std::fmt::Debug for McpConnection {
 
 impl McpConnection {
     /// Connects to the server and lists its tools, within its start-up
-    /// timeout.
+    /// timeout. A server that cannot start is an error naming it:
+    ///
+    /// ```
+    /// use agent_tools::mcp::{McpConnection, McpError, McpServerConfig};
+    ///
+    /// # let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    /// # rt.block_on(async {
+    /// let config = McpServerConfig::stdio("ghost", "/nonexistent/mcp-server", ["--stdio"]);
+    /// let err = McpConnection::connect(&config).await.unwrap_err();
+    /// assert!(matches!(&err, McpError::Startup { server, .. } if server == "ghost"));
+    /// assert!(err.to_string().starts_with(
+    ///     "MCP server `ghost` failed to start: could not run `/nonexistent/mcp-server`"
+    /// ));
+    /// # });
+    /// ```
+    ///
+    /// With a server installed:
     ///
     /// ```no_run
     /// use agent_tools::mcp::{McpConnection, McpServerConfig};

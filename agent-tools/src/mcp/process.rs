@@ -134,7 +134,7 @@ impl ServerProcess {
         self.stderr.text()
     }
 
-    /// A handle on the stderr tail that outlives nothing.
+    /// A handle on the stderr tail; it does not keep the process alive.
     pub(crate) fn stderr_tail_handle(&self) -> StderrTail {
         self.stderr.clone()
     }

@@ -54,8 +54,24 @@ impl McpServers {
 /// down. A tool name already taken, by another server or
 /// by a tool registered earlier, is a [`McpError::NameClash`] naming both.
 ///
+/// ```
+/// use agent_tools::builtin;
+/// use agent_tools::mcp::{McpServerConfig, register_servers};
+///
+/// # let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+/// # rt.block_on(async {
+/// let mut registry = builtin::registry(&["calculator"], None, true).unwrap();
+/// let servers = [McpServerConfig::stdio("ghost", "/nonexistent/mcp-server", ["--stdio"])];
+/// let err = register_servers(&mut registry, &servers).await.unwrap_err();
+/// assert_eq!(err.server(), "ghost");
+/// assert_eq!(registry.names(), ["calculator"]); // unchanged
+/// # });
+/// ```
+///
+/// With servers installed:
+///
 /// ```no_run
-/// use agent_tools::{ToolRegistry, builtin};
+/// use agent_tools::builtin;
 /// use agent_tools::mcp::{McpServerConfig, register_servers};
 ///
 /// # async fn example() -> Result<(), Box<dyn std::error::Error>> {
