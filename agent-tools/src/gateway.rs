@@ -1,9 +1,10 @@
-//! The tool gateway: [`ToolRegistry`] holds tools; a [`ToolSet`] is the
-//! allowlisted view a run may call. Every call goes through the same
-//! checks: name lookup, argument binding and JSON-Schema validation (with a
-//! validator compiled once per tool), a timeout, a caught panic, and an
-//! output cap. Model-visible errors are short and leak no internals; the
-//! full cause stays in the error's source for the operator.
+//! The tool gateway: [`ToolRegistry`] holds tools, optionally in named
+//! groups; a [`ToolSet`] is the allowlisted view a run may call. Every call
+//! goes through the same checks: name lookup, argument binding and
+//! JSON-Schema validation (with a validator compiled once per tool), a
+//! timeout, a caught panic, and an output cap. Model-visible errors are
+//! short and leak no internals; the full cause stays in the error's source
+//! for the operator.
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
@@ -46,6 +47,22 @@ pub enum ToolSetError {
     /// A setting names a tool that is not registered.
     #[error("unknown tool `{0}` (registered: {1})")]
     UnknownTool(String, String),
+    /// A group name is empty or has characters an allowlist cannot name.
+    #[error("invalid tool group name `{0}`: use letters, digits, `_` and `-`")]
+    InvalidGroup(String),
+    /// The allowlist names a group (`group.*`) no tool belongs to.
+    #[error("unknown tool group `{0}.*` in the allowlist (groups: {1})")]
+    UnknownGroup(String, String),
+}
+
+/// `true` if `name` is 1 to 64 letters, digits, `_` or `-`: what models can
+/// call and what an allowlist can name.
+pub(crate) fn is_valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 struct Entry {
@@ -53,6 +70,7 @@ struct Entry {
     spec: ToolSpec,
     validator: ArgsValidator,
     timeout: Option<Duration>,
+    group: Option<Arc<str>>,
 }
 
 /// All tools an application knows, with their compiled validators.
@@ -83,14 +101,29 @@ impl ToolRegistry {
 
     /// Registers a shared tool.
     pub fn register_arc(&mut self, tool: Arc<dyn Tool>) -> Result<&mut Self, ToolSetError> {
+        self.insert(tool, None)
+    }
+
+    /// Registers a shared tool as a member of `group`: the allowlist entry
+    /// `group.*` then allows it along with the rest of the group.
+    pub fn register_in_group(
+        &mut self,
+        group: &str,
+        tool: Arc<dyn Tool>,
+    ) -> Result<&mut Self, ToolSetError> {
+        if !is_valid_name(group) {
+            return Err(ToolSetError::InvalidGroup(group.to_string()));
+        }
+        self.insert(tool, Some(Arc::from(group)))
+    }
+
+    fn insert(
+        &mut self,
+        tool: Arc<dyn Tool>,
+        group: Option<Arc<str>>,
+    ) -> Result<&mut Self, ToolSetError> {
         let spec = tool.spec();
-        let valid_name = !spec.name.is_empty()
-            && spec.name.len() <= 64
-            && spec
-                .name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-        if !valid_name {
+        if !is_valid_name(&spec.name) {
             return Err(ToolSetError::InvalidName(spec.name));
         }
         if self.index.contains_key(&spec.name) {
@@ -108,6 +141,7 @@ impl ToolRegistry {
             spec,
             validator,
             timeout: None,
+            group,
         }));
         Ok(self)
     }
@@ -134,6 +168,7 @@ impl ToolRegistry {
             spec: old.spec.clone(),
             validator: old.validator.clone(),
             timeout: Some(timeout),
+            group: old.group.clone(),
         });
         Ok(self)
     }
@@ -143,17 +178,51 @@ impl ToolRegistry {
         self.entries.iter().map(|e| e.spec.name.clone()).collect()
     }
 
-    /// A tool set allowing exactly `names` (deny by default).
-    pub fn allow<I, S>(&self, names: I) -> Result<ToolSet, ToolSetError>
+    /// The group `name` was registered in, if any.
+    pub fn group_of(&self, name: &str) -> Option<&str> {
+        let i = *self.index.get(name)?;
+        self.entries[i].group.as_deref()
+    }
+
+    /// Names of the groups, in order of first registration.
+    pub fn groups(&self) -> Vec<&str> {
+        let mut groups: Vec<&str> = Vec::new();
+        for group in self.entries.iter().filter_map(|e| e.group.as_deref()) {
+            if !groups.contains(&group) {
+                groups.push(group);
+            }
+        }
+        groups
+    }
+
+    /// A tool set allowing exactly what `entries` name (deny by default).
+    /// An entry is a tool name, or `group.*` for every tool of a group.
+    pub fn allow<I, S>(&self, entries: I) -> Result<ToolSet, ToolSetError>
     where
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
         let mut allowed = vec![false; self.entries.len()];
-        for name in names {
-            let name = name.as_ref();
-            let i = self.index.get(name).ok_or_else(|| {
-                ToolSetError::UnknownInAllowlist(name.to_string(), self.names().join(", "))
+        for entry in entries {
+            let entry = entry.as_ref();
+            if let Some(group) = entry.strip_suffix(".*") {
+                let mut found = false;
+                for (i, e) in self.entries.iter().enumerate() {
+                    if e.group.as_deref() == Some(group) {
+                        allowed[i] = true;
+                        found = true;
+                    }
+                }
+                if !found {
+                    return Err(ToolSetError::UnknownGroup(
+                        group.to_string(),
+                        self.groups().join(", "),
+                    ));
+                }
+                continue;
+            }
+            let i = self.index.get(entry).ok_or_else(|| {
+                ToolSetError::UnknownInAllowlist(entry.to_string(), self.names().join(", "))
             })?;
             allowed[*i] = true;
         }

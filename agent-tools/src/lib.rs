@@ -13,10 +13,14 @@
 //! - [`builtin`]: `calculator`, `search` and root-confined file tools.
 //! - [`AgentBuilderExt`]: `.tool(…)` on the agent builder, through the
 //!   same gateway.
+//! - `mcp` (feature `mcp`): the tools of MCP servers, over stdio or
+//!   streamable HTTP, behind the same gateway.
 
 pub mod builtin;
 mod draft;
 mod gateway;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod schema;
 mod typed;
 mod validate;

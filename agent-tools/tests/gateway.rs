@@ -189,6 +189,45 @@ async fn the_allowlist_denies_by_default_and_refuses_unknown_names() {
 }
 
 #[tokio::test]
+async fn an_allowlist_entry_may_name_a_whole_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut registry = builtin::registry(&["calculator", "files"], Some(dir.path()), true).unwrap();
+    registry
+        .register(typed_tool("plain", "Ungrouped.", |_: Nothing| async {
+            Ok::<_, ToolError>("")
+        }))
+        .unwrap();
+    assert_eq!(registry.groups(), ["calculator", "files"]);
+    assert_eq!(registry.group_of("grep"), Some("files"));
+    assert_eq!(registry.group_of("plain"), None);
+    assert_eq!(registry.group_of("missing"), None);
+
+    let files = registry.allow(["files.*"]).unwrap();
+    assert_eq!(files.names(), ["read_file", "grep", "search_files"]);
+    let mixed = registry.allow(["plain", "files.*", "calculator"]).unwrap();
+    assert_eq!(
+        mixed.names(),
+        ["calculator", "read_file", "grep", "search_files", "plain"]
+    );
+    assert!(matches!(
+        registry.allow(["files.*", "net.*"]),
+        Err(ToolSetError::UnknownGroup(group, groups)) if group == "net" && groups == "calculator, files"
+    ));
+    // A group name without `.*` is not a group entry.
+    assert!(matches!(
+        registry.allow(["files"]),
+        Err(ToolSetError::UnknownInAllowlist(name, _)) if name == "files"
+    ));
+    let tool = std::sync::Arc::new(typed_tool("x", "x", |_: Nothing| async {
+        Ok::<_, ToolError>("")
+    }));
+    assert!(matches!(
+        registry.register_in_group("my.group", tool),
+        Err(ToolSetError::InvalidGroup(group)) if group == "my.group"
+    ));
+}
+
+#[tokio::test]
 async fn registration_rejects_duplicates_bad_names_and_bad_schemas() {
     let mut registry = registry();
     assert_eq!(

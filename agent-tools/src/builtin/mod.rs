@@ -7,6 +7,7 @@ mod root;
 mod search;
 
 use std::path::Path;
+use std::sync::Arc;
 
 pub use calculator::{
     CalcError, Calculator, CalculatorArgs, MAX_DEPTH, MAX_EXPONENT, MAX_EXPRESSION_CHARS,
@@ -38,7 +39,8 @@ pub enum BuiltinError {
 }
 
 /// A registry with the named built-in groups: `calculator`, `search`,
-/// `files` (the file tools over `dir`, or the current directory).
+/// `files` (the file tools over `dir`, or the current directory). Each tool
+/// is registered in its group, so an allowlist may say `files.*`.
 pub fn registry<S: AsRef<str>>(
     groups: &[S],
     dir: Option<&Path>,
@@ -48,15 +50,15 @@ pub fn registry<S: AsRef<str>>(
     for group in groups {
         match group.as_ref().trim() {
             "calculator" => {
-                registry.register(Calculator::new())?;
+                registry.register_in_group("calculator", Arc::new(Calculator::new()))?;
             }
             "search" => {
-                registry.register(Search::new())?;
+                registry.register_in_group("search", Arc::new(Search::new()))?;
             }
             "files" => {
                 let files = FileTools::new(dir.unwrap_or(Path::new(".")))?.read_only(read_only);
                 for tool in files.tools() {
-                    registry.register_arc(tool)?;
+                    registry.register_in_group("files", tool)?;
                 }
             }
             other => return Err(BuiltinError::Unknown(other.to_string())),
