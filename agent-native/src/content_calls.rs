@@ -9,7 +9,7 @@ use agent_core::ToolCall;
 use serde_json::Value;
 
 /// The tool calls in `content`, if it is made of them.
-pub fn calls_in_content(content: &str, tool_names: &[&str]) -> Vec<ToolCall> {
+pub(crate) fn calls_in_content(content: &str, tool_names: &[&str]) -> Vec<ToolCall> {
     let text = content.trim();
     if text.is_empty() {
         return Vec::new();

@@ -4,6 +4,7 @@
 //! fully compliant are read tolerantly), our [`RetryService`] underneath,
 //! request timeouts, and typed [`ModelError`]s.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use agent_core::model::{CompletionStream, StreamDelta};
@@ -15,7 +16,7 @@ use async_trait::async_trait;
 use futures::StreamExt;
 use serde_json::Value;
 
-use crate::retry::{RetryPolicy, RetryService};
+use crate::retry::{RetryAfterSlot, RetryPolicy, RetryService};
 use crate::wire::{chunk_deltas, parse_response, request_body};
 
 /// The base URL used when none is configured.
@@ -182,7 +183,8 @@ impl ProviderConfig {
 /// ```
 #[derive(Debug, Clone)]
 pub struct OpenAiCompatible {
-    client: Client<OpenAIConfig>,
+    http: reqwest::Client,
+    openai: OpenAIConfig,
     config: ProviderConfig,
 }
 
@@ -204,12 +206,24 @@ impl OpenAiCompatible {
             .read_timeout(config.request_timeout)
             .build()
             .map_err(ProviderError::Client)?;
-        let openai_config = OpenAIConfig::new()
+        let openai = OpenAIConfig::new()
             .with_api_base(base)
             .with_api_key(config.api_key.clone().unwrap_or_default());
-        let client = Client::with_config(openai_config)
-            .with_http_service(RetryService::new(http, config.retry));
-        Ok(Self { client, config })
+        Ok(Self {
+            http,
+            openai,
+            config,
+        })
+    }
+
+    /// A client for one call, whose retries leave an exhausted 429's
+    /// `Retry-After` in `slot`. (Building one is a few reference counts.)
+    fn client(&self, slot: &RetryAfterSlot) -> Client<OpenAIConfig> {
+        Client::with_config(self.openai.clone()).with_http_service(RetryService::new(
+            self.http.clone(),
+            self.config.retry,
+            Arc::clone(slot),
+        ))
     }
 
     /// The configuration.
@@ -223,20 +237,26 @@ impl OpenAiCompatible {
         }
     }
 
-    fn map_error(&self, error: OpenAIError) -> ModelError {
-        map_openai_error(error, self.timeout_error())
+    fn map_error(&self, error: OpenAIError, slot: &RetryAfterSlot) -> ModelError {
+        let retry_after = slot.lock().ok().and_then(|mut s| s.take());
+        map_openai_error(error, self.timeout_error(), retry_after)
     }
 }
 
 /// Maps async-openai's errors to typed model errors.
-fn map_openai_error(error: OpenAIError, timeout: ModelError) -> ModelError {
+fn map_openai_error(
+    error: OpenAIError,
+    timeout: ModelError,
+    retry_after: Option<Duration>,
+) -> ModelError {
     match error {
         OpenAIError::ApiError(api) => {
             let status = api.status_code.as_u16();
             let message = api.api_error.message.clone();
             match status {
                 429 => ModelError::RateLimited {
-                    retry_after_ms: None,
+                    retry_after_ms: retry_after
+                        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
                     message,
                 },
                 401 | 403 => ModelError::Auth { message },
@@ -277,7 +297,9 @@ fn error_chain(error: &dyn std::error::Error) -> String {
 impl Complete for OpenAiCompatible {
     async fn complete(&self, request: &CompletionRequest) -> Result<Completion, ModelError> {
         let body = request_body(&self.config.model, request, false);
-        let chat = self.client.chat();
+        let slot = RetryAfterSlot::default();
+        let client = self.client(&slot);
+        let chat = client.chat();
         let call = chat.create_byot::<Value, Value>(body);
         let deadline = self
             .config
@@ -291,18 +313,19 @@ impl Complete for OpenAiCompatible {
         let response = tokio::time::timeout(deadline, call)
             .await
             .map_err(|_| self.timeout_error())?
-            .map_err(|e| self.map_error(e))?;
+            .map_err(|e| self.map_error(e, &slot))?;
         parse_response(&response)
     }
 
     async fn stream(&self, request: &CompletionRequest) -> Result<CompletionStream, ModelError> {
         let body = request_body(&self.config.model, request, true);
+        let slot = RetryAfterSlot::default();
         let stream = self
-            .client
+            .client(&slot)
             .chat()
             .create_stream_byot::<Value, Value>(body)
             .await
-            .map_err(|e| self.map_error(e))?;
+            .map_err(|e| self.map_error(e, &slot))?;
         let timeout = self.timeout_error();
         let idle = self.config.request_timeout;
         // A stream that ends before any finish reason was cut: an error, so
@@ -332,7 +355,7 @@ impl Complete for OpenAiCompatible {
                             Some((stream, finished)),
                         ))
                     }
-                    Ok(Some(Err(e))) => Some((vec![Err(map_openai_error(e, timeout))], None)),
+                    Ok(Some(Err(e))) => Some((vec![Err(map_openai_error(e, timeout, None))], None)),
                 }
             }
         })

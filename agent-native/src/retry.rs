@@ -1,16 +1,20 @@
-//! [`RetryService`]: the HTTP layer under async-openai's client. It retries
-//! HTTP 429 and 5xx with exponential backoff and jitter, honours
-//! `Retry-After` (seconds or an HTTP date), and stops after the retry
-//! budget, handing the last response to the client to become a typed error.
+//! Retries, under async-openai's client. The backoff (exponential, with
+//! jitter, bounded) is `backon`'s; what is ours is the rule: HTTP 429 and
+//! 5xx are retried, and so are transport failures (connection refused or
+//! reset, closed before the response, a busy local server dropping it),
+//! honouring `Retry-After` when the server sends it. After the last retry
+//! the last response goes to the client to become a typed error, and the
+//! `Retry-After` it carried is kept for that error.
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use async_openai::error::OpenAIError;
 use async_openai::middleware::HttpRequestFactory;
+use backon::{ExponentialBuilder, Retryable};
 use reqwest::Response;
 
 /// How retries are spaced and bounded.
@@ -18,7 +22,7 @@ use reqwest::Response;
 pub struct RetryPolicy {
     /// Retries after the first attempt (default 3).
     pub max_retries: u32,
-    /// First backoff (default 500 ms), doubled each retry.
+    /// First backoff (default 500 ms), doubled each retry, plus jitter.
     pub base_delay: Duration,
     /// Longest backoff, and longest `Retry-After` honoured (default 30 s).
     pub max_delay: Duration,
@@ -35,89 +39,89 @@ impl Default for RetryPolicy {
 }
 
 impl RetryPolicy {
-    /// The delay before retry number `attempt` (0-based): the server's
-    /// `Retry-After` when given (capped), else exponential backoff with
-    /// jitter in [½d, d].
-    pub fn delay(&self, attempt: u32, retry_after: Option<Duration>) -> Duration {
-        if let Some(wait) = retry_after {
-            return wait.min(self.max_delay);
+    /// No retries at all.
+    pub fn none() -> Self {
+        Self {
+            max_retries: 0,
+            ..Self::default()
         }
-        let exp = self.base_delay.saturating_mul(1u32 << attempt.min(16));
-        let capped = exp.min(self.max_delay);
-        let half = capped / 2;
-        half + half.mul_f64(jitter())
+    }
+
+    fn backoff(&self) -> ExponentialBuilder {
+        ExponentialBuilder::default()
+            .with_min_delay(self.base_delay)
+            .with_max_delay(self.max_delay)
+            .with_max_times(self.max_retries as usize)
+            .with_jitter()
     }
 }
 
-/// A number in [0, 1) that differs per call (for jitter only).
-fn jitter() -> f64 {
-    use std::hash::{BuildHasher, Hasher};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
-    (hasher.finish() >> 11) as f64 / (1u64 << 53) as f64
-}
-
-/// Reads `Retry-After`: whole seconds, or an HTTP date.
-pub fn parse_retry_after(value: &str) -> Option<Duration> {
+/// Reads `Retry-After`: whole or fractional seconds, or an HTTP date.
+pub(crate) fn parse_retry_after(value: &str) -> Option<Duration> {
     let value = value.trim();
     if let Ok(secs) = value.parse::<u64>() {
         return Some(Duration::from_secs(secs));
     }
     if let Ok(secs) = value.parse::<f64>() {
-        return (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs));
+        return Duration::try_from_secs_f64(secs).ok();
     }
-    let date = httpdate_to_unix(value)?;
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()?
-        .as_secs();
-    Some(Duration::from_secs(date.saturating_sub(now)))
+    let date = httpdate::parse_http_date(value).ok()?;
+    Some(
+        date.duration_since(std::time::SystemTime::now())
+            .unwrap_or(Duration::ZERO),
+    )
 }
 
-/// Parses an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) to Unix seconds.
-fn httpdate_to_unix(s: &str) -> Option<u64> {
-    let parts: Vec<&str> = s.split_whitespace().collect();
-    let [_, day, month, year, time, "GMT"] = parts.as_slice() else {
-        return None;
-    };
-    let day: u64 = day.parse().ok()?;
-    let month = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ]
-    .iter()
-    .position(|m| m == month)? as u64
-        + 1;
-    let year: u64 = year.parse().ok()?;
-    let hms: Vec<u64> = time.split(':').filter_map(|p| p.parse().ok()).collect();
-    let [h, m, sec] = hms.as_slice() else {
-        return None;
-    };
-    // Days from civil (Howard Hinnant's algorithm), for years >= 1970.
-    let (y, mo) = if month <= 2 {
-        (year - 1, month + 9)
-    } else {
-        (year, month - 3)
-    };
-    let era = y / 400;
-    let yoe = y - era * 400;
-    let doy = (153 * mo + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = (era * 146_097 + doe).checked_sub(719_468)?;
-    Some(days * 86_400 + h * 3600 + m * 60 + sec)
+/// One failed attempt.
+enum Failure {
+    /// A response worth retrying (429, 5xx), with its `Retry-After`.
+    Status {
+        response: Response,
+        retry_after: Option<Duration>,
+    },
+    /// The request never got a response (refused, reset, closed early).
+    Transport(reqwest::Error),
+    /// Not worth retrying.
+    Final(OpenAIError),
 }
+
+impl Failure {
+    fn retryable(&self) -> bool {
+        !matches!(self, Failure::Final(_))
+    }
+}
+
+/// `true` for transport failures a retry may cure: the connection was
+/// refused or dropped before any response. A timeout is not one: the
+/// request's own time limit has passed.
+fn is_transport_failure(error: &reqwest::Error) -> bool {
+    !error.is_timeout() && (error.is_connect() || error.is_request())
+}
+
+/// Where the `Retry-After` of an exhausted 429 is left for the error.
+pub(crate) type RetryAfterSlot = Arc<Mutex<Option<Duration>>>;
 
 /// The tower service async-openai's client sends requests through.
 #[derive(Clone, Debug)]
-pub struct RetryService {
+pub(crate) struct RetryService {
     client: reqwest::Client,
     policy: RetryPolicy,
+    retry_after: RetryAfterSlot,
 }
 
 impl RetryService {
-    /// Sends with `client`, retrying by `policy`.
-    pub fn new(client: reqwest::Client, policy: RetryPolicy) -> Self {
-        Self { client, policy }
+    /// Sends with `client`, retrying by `policy`; an exhausted 429's
+    /// `Retry-After` goes into `retry_after`.
+    pub(crate) fn new(
+        client: reqwest::Client,
+        policy: RetryPolicy,
+        retry_after: RetryAfterSlot,
+    ) -> Self {
+        Self {
+            client,
+            policy,
+            retry_after,
+        }
     }
 }
 
@@ -135,34 +139,67 @@ impl tower::Service<HttpRequestFactory> for RetryService {
     fn call(&mut self, factory: HttpRequestFactory) -> Self::Future {
         let client = self.client.clone();
         let policy = self.policy;
+        let slot = Arc::clone(&self.retry_after);
         Box::pin(async move {
-            let mut attempt = 0;
-            loop {
-                let request = factory.build().await?;
-                let response = client
-                    .execute(request)
-                    .await
-                    .map_err(OpenAIError::Reqwest)?;
+            let attempt = || async {
+                let request = factory.build().await.map_err(Failure::Final)?;
+                let response = match client.execute(request).await {
+                    Ok(response) => response,
+                    Err(e) if is_transport_failure(&e) => return Err(Failure::Transport(e)),
+                    Err(e) => return Err(Failure::Final(OpenAIError::Reqwest(e))),
+                };
                 let status = response.status();
-                let retryable = status.as_u16() == 429 || status.is_server_error();
-                if !retryable || attempt >= policy.max_retries {
-                    return Ok(response);
+                if status.as_u16() == 429 || status.is_server_error() {
+                    let retry_after = response
+                        .headers()
+                        .get(reqwest::header::RETRY_AFTER)
+                        .and_then(|v| v.to_str().ok())
+                        .and_then(parse_retry_after);
+                    return Err(Failure::Status {
+                        response,
+                        retry_after,
+                    });
                 }
-                let retry_after = response
-                    .headers()
-                    .get(reqwest::header::RETRY_AFTER)
-                    .and_then(|v| v.to_str().ok())
-                    .and_then(parse_retry_after);
-                let delay = policy.delay(attempt, retry_after);
-                tracing::warn!(
-                    status = status.as_u16(),
-                    attempt = attempt + 1,
-                    delay_ms = delay.as_millis() as u64,
-                    "model server asked to retry"
-                );
-                drop(response);
-                tokio::time::sleep(delay).await;
-                attempt += 1;
+                Ok(response)
+            };
+            let outcome = attempt
+                .retry(policy.backoff())
+                .sleep(tokio::time::sleep)
+                .when(Failure::retryable)
+                .adjust(|failure, next| match failure {
+                    Failure::Status {
+                        retry_after: Some(wait),
+                        ..
+                    } => next.map(|_| (*wait).min(policy.max_delay)),
+                    _ => next,
+                })
+                .notify(|failure, delay| match failure {
+                    Failure::Status { response, .. } => tracing::warn!(
+                        status = response.status().as_u16(),
+                        delay_ms = delay.as_millis() as u64,
+                        "model server asked to retry"
+                    ),
+                    Failure::Transport(error) => tracing::warn!(
+                        error = %error,
+                        delay_ms = delay.as_millis() as u64,
+                        "model server connection failed; retrying"
+                    ),
+                    Failure::Final(_) => {}
+                })
+                .await;
+            match outcome {
+                Ok(response) => Ok(response),
+                Err(Failure::Status {
+                    response,
+                    retry_after,
+                }) => {
+                    if let Ok(mut slot) = slot.lock() {
+                        *slot = retry_after;
+                    }
+                    Ok(response)
+                }
+                Err(Failure::Transport(error)) => Err(OpenAIError::Reqwest(error)),
+                Err(Failure::Final(error)) => Err(error),
             }
         })
     }
@@ -180,31 +217,8 @@ mod tests {
             parse_retry_after("Sun, 06 Nov 1994 08:49:37 GMT"),
             Some(Duration::ZERO)
         );
-        assert_eq!(
-            httpdate_to_unix("Sun, 06 Nov 1994 08:49:37 GMT"),
-            Some(784_111_777)
-        );
         assert_eq!(parse_retry_after("soon"), None);
-    }
-
-    #[test]
-    fn backoff_grows_is_jittered_and_capped() {
-        let policy = RetryPolicy::default();
-        for attempt in 0..6 {
-            let d = policy.delay(attempt, None);
-            let full = policy
-                .base_delay
-                .saturating_mul(1 << attempt)
-                .min(policy.max_delay);
-            assert!(d >= full / 2 && d <= full, "{attempt}: {d:?}");
-        }
-        assert_eq!(
-            policy.delay(0, Some(Duration::from_secs(3))),
-            Duration::from_secs(3)
-        );
-        assert_eq!(
-            policy.delay(0, Some(Duration::from_secs(3600))),
-            policy.max_delay
-        );
+        assert_eq!(parse_retry_after("-3"), None);
+        assert_eq!(parse_retry_after("1e300"), None);
     }
 }

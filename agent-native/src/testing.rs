@@ -94,7 +94,12 @@ pub struct CannedServer {
 impl CannedServer {
     /// Starts a server answering with `responses` in order (then 500s).
     pub async fn start(responses: Vec<Canned>) -> std::io::Result<Self> {
-        let listener = TcpListener::bind("127.0.0.1:0").await?;
+        Self::start_on(0, responses).await
+    }
+
+    /// [`start`](CannedServer::start) on this port (0: any free port).
+    pub async fn start_on(port: u16, responses: Vec<Canned>) -> std::io::Result<Self> {
+        let listener = TcpListener::bind(("127.0.0.1", port)).await?;
         let url = format!("http://{}/v1", listener.local_addr()?);
         let requests = Arc::new(Mutex::new(Vec::new()));
         let queue = Arc::new(Mutex::new(std::collections::VecDeque::from(responses)));

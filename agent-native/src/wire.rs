@@ -9,7 +9,7 @@ use agent_core::{Completion, CompletionRequest, Message, ModelError, ToolCall};
 use serde_json::{Map, Value, json};
 
 /// The request body for `model`.
-pub fn request_body(model: &str, request: &CompletionRequest, stream: bool) -> Value {
+pub(crate) fn request_body(model: &str, request: &CompletionRequest, stream: bool) -> Value {
     let messages: Vec<Value> = request.messages.iter().map(message_json).collect();
     let mut body = Map::new();
     body.insert("model".into(), json!(model));
@@ -153,7 +153,7 @@ fn arguments_text(function: &Value) -> String {
 
 /// Reads a non-streamed response. Anything without a usable choice is a
 /// `BadResponse` that keeps the raw body.
-pub fn parse_response(body: &Value) -> Result<Completion, ModelError> {
+pub(crate) fn parse_response(body: &Value) -> Result<Completion, ModelError> {
     let raw = || body.to_string();
     if let Some(error) = body.get("error") {
         let message = error
@@ -214,7 +214,7 @@ pub fn parse_response(body: &Value) -> Result<Completion, ModelError> {
 }
 
 /// Reads one stream chunk into deltas.
-pub fn chunk_deltas(chunk: &Value) -> Vec<StreamDelta> {
+pub(crate) fn chunk_deltas(chunk: &Value) -> Vec<StreamDelta> {
     let mut deltas = Vec::new();
     if let Some(choice) = chunk
         .get("choices")

@@ -194,6 +194,63 @@ async fn rate_limited_with_retry_after_then_success() {
 }
 
 #[tokio::test]
+async fn an_exhausted_rate_limit_keeps_the_servers_retry_after() {
+    let limited = || {
+        Canned::status(
+            429,
+            r#"{"error": {"message": "slow down", "type": "rate_limit_error"}}"#,
+        )
+        .header("retry-after", "0.05")
+    };
+    // The first attempt and three retries, all limited.
+    let server = CannedServer::start((0..4).map(|_| limited()).collect())
+        .await
+        .unwrap();
+    let request = CompletionRequest::new(vec![Message::user("hi")]);
+    let error = provider(&server).complete(&request).await.unwrap_err();
+    assert_eq!(
+        error,
+        ModelError::RateLimited {
+            retry_after_ms: Some(50),
+            message: "slow down".into()
+        }
+    );
+    assert_eq!(server.requests().len(), 4);
+}
+
+#[tokio::test]
+async fn a_refused_connection_is_retried_until_the_server_answers() {
+    // Reserve a port, free it, and start the server on it a moment later:
+    // the first attempts are refused, a later one is answered.
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let url = format!("http://127.0.0.1:{port}/v1");
+    let late = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(60)).await;
+        CannedServer::start_on(port, vec![Canned::text("made it")])
+            .await
+            .unwrap()
+    });
+    let provider = OpenAiCompatible::new(
+        ProviderConfig::new(&url, "test-model")
+            .with_timeout(Duration::from_millis(800))
+            .with_retry(RetryPolicy {
+                max_retries: 6,
+                base_delay: Duration::from_millis(40),
+                max_delay: Duration::from_millis(200),
+            }),
+    )
+    .unwrap();
+    let request = CompletionRequest::new(vec![Message::user("hi")]);
+    let completion = provider.complete(&request).await.unwrap();
+    assert_eq!(completion.text, "made it");
+    let server = late.await.unwrap();
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[tokio::test]
 async fn server_errors_twice_then_success() {
     let server = CannedServer::start(vec![
         Canned::status(500, "internal error"),
