@@ -140,7 +140,12 @@ impl EventSink for LiveView {
                     &format!("   transport {transport} · tools {}", tools.join(", "))
                 )
             )),
-            Event::ModelRequestStarted { step, .. } => {
+            Event::ModelRequestStarted {
+                step, answer_only, ..
+            } => {
+                if *answer_only {
+                    self.print(&self.paint("2", "   (answer turn: no more tool calls)"));
+                }
                 self.spin(format!("thinking… (step {step})"))
             }
             Event::Thought { text } => self.print(&format!(
@@ -174,20 +179,28 @@ impl EventSink for LiveView {
             }
             Event::Stopped {
                 reason,
+                forced_answer,
                 steps,
                 tool_calls,
                 usage,
                 elapsed_ms,
-            } => self.print(&self.paint(
-                "2",
-                &summary_line(
-                    &reason.to_string(),
-                    *steps,
-                    *tool_calls,
-                    usage.total_tokens,
-                    *elapsed_ms,
-                ),
-            )),
+            } => {
+                let reason = if *forced_answer {
+                    format!("{reason}, answered on a forced turn")
+                } else {
+                    reason.to_string()
+                };
+                self.print(&self.paint(
+                    "2",
+                    &summary_line(
+                        &reason,
+                        *steps,
+                        *tool_calls,
+                        usage.total_tokens,
+                        *elapsed_ms,
+                    ),
+                ))
+            }
             _ => {}
         }
     }

@@ -43,6 +43,7 @@ fn show(event: &Event) {
             tool_calls,
             usage,
             elapsed_ms,
+            ..
         } => println!(
             "-- stop: {reason} | steps {steps} | tool calls {tool_calls} | tokens {} | {elapsed_ms} ms",
             usage.total_tokens

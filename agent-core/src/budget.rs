@@ -97,10 +97,11 @@ pub struct Budget {
     /// threshold run, and their observation tells the model it already has
     /// that result.
     pub loop_threshold: u32,
-    /// When the step or tool-call budget runs out, one answer turn (within
-    /// the step budget) asks the model to answer with what it has
-    /// (default off).
-    pub final_answer_on_limit: bool,
+    /// When the work stops on the step or tool-call budget or on a repeated
+    /// call, one last answer turn (within the step budget, with no tools)
+    /// asks the model to answer with what it has, so an answer already in
+    /// the transcript is not lost. The outcome says it was forced. Default on.
+    pub answer_turn: bool,
     /// Optional history window for requests.
     pub history_window: Option<HistoryWindow>,
 }
@@ -115,7 +116,7 @@ impl Default for Budget {
             timeout: None,
             max_consecutive_malformed: 3,
             loop_threshold: 3,
-            final_answer_on_limit: false,
+            answer_turn: true,
             history_window: None,
         }
     }

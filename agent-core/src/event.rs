@@ -98,6 +98,9 @@ pub enum Event {
     Stopped {
         /// Why.
         reason: StopReason,
+        /// The answer came on a forced answer turn.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        forced_answer: bool,
         /// Model calls made.
         steps: u32,
         /// Tool calls executed.

@@ -85,6 +85,11 @@ impl std::fmt::Display for StopReason {
 pub struct Outcome {
     /// The final answer, when the model gave one.
     pub answer: Option<String>,
+    /// `true` when the answer came on a forced answer turn: a limit or a
+    /// repeated call ended the work (`stop_reason` says which) and the
+    /// model was then asked for its answer.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub forced_answer: bool,
     /// Why the run stopped.
     pub stop_reason: StopReason,
     /// Every message of the run, including trimmed history.
@@ -117,10 +122,14 @@ impl Outcome {
     }
 }
 
-/// The answer, or the stop reason when there is none.
+/// The answer (marked when it came on a forced turn), or the stop reason
+/// when there is none.
 impl std::fmt::Display for Outcome {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.answer {
+            Some(answer) if self.forced_answer => {
+                write!(f, "{answer} (answered after {})", self.stop_reason)
+            }
             Some(answer) => f.write_str(answer),
             None => write!(f, "no answer ({})", self.stop_reason),
         }

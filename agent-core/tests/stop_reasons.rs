@@ -66,6 +66,7 @@ async fn max_steps_stops_and_keeps_the_work() {
         adds(10),
         Budget {
             max_steps: 3,
+            answer_turn: false,
             ..Budget::default()
         },
     );
@@ -79,13 +80,39 @@ async fn max_steps_stops_and_keeps_the_work() {
 }
 
 #[tokio::test]
+async fn max_steps_with_the_answer_turn_rescues_an_answer() {
+    let model =
+        adds(2).reply(Completion::text("3, from what I found").with_usage(Usage::new(10, 5)));
+    let (agent, model) = agent(
+        model,
+        Budget {
+            max_steps: 3,
+            ..Budget::default()
+        },
+    );
+    let outcome = agent.run("loop").await;
+    // What ended the work, and that the answer came on a forced turn.
+    assert_eq!(outcome.stop_reason, StopReason::MaxSteps);
+    assert_eq!(outcome.answer.as_deref(), Some("3, from what I found"));
+    assert!(outcome.forced_answer);
+    assert_eq!((outcome.steps, outcome.tool_calls), (3, 2));
+    let last = model.requests().pop().unwrap();
+    assert!(last.tools.is_empty(), "the answer turn offers no tools");
+    assert_eq!(
+        outcome.to_string(),
+        "3, from what I found (answered after max_steps)"
+    );
+}
+
+#[tokio::test]
 async fn max_tool_calls_runs_what_fits_and_answers_the_rest() {
     let model = ScriptedModel::new()
         .reply(Completion::tool_calls(vec![
             call("a", "add", json!({"a": 1, "b": 1})),
             call("b", "add", json!({"a": 2, "b": 2})),
         ]))
-        .call("c", "add", json!({"a": 3, "b": 3}));
+        .call("c", "add", json!({"a": 3, "b": 3}))
+        .text("2, and the rest did not run");
     let (agent, _) = agent(
         model,
         Budget {
@@ -96,6 +123,11 @@ async fn max_tool_calls_runs_what_fits_and_answers_the_rest() {
     let outcome = agent.run("add twice").await;
     assert_eq!(outcome.stop_reason, StopReason::MaxToolCalls);
     assert_eq!(outcome.tool_calls, 1);
+    assert!(outcome.forced_answer);
+    assert_eq!(
+        outcome.answer.as_deref(),
+        Some("2, and the rest did not run")
+    );
     // Every call got exactly one answer, run or not.
     let answers: Vec<(&str, &str)> = outcome
         .transcript
@@ -205,6 +237,9 @@ async fn loop_detection_stops_on_the_third_identical_call() {
     let (agent, _) = agent(model, Budget::default());
     let outcome = agent.run("loop").await;
     assert_eq!(outcome.stop_reason, StopReason::LoopDetected);
+    // The answer turn after the loop gets the answer the model had.
+    assert_eq!(outcome.answer.as_deref(), Some("never reached"));
+    assert!(outcome.forced_answer);
     assert_eq!(outcome.tool_calls, 2);
     let tool_msgs: Vec<&str> = outcome
         .transcript
@@ -297,13 +332,12 @@ async fn hook_stop_halts_and_answers_pending_calls() {
 }
 
 #[tokio::test]
-async fn final_answer_on_limit_uses_the_last_step_of_the_budget() {
+async fn the_answer_turn_uses_the_last_step_of_the_budget() {
     let model = adds(1).text("partial answer: 3");
     let (agent, model) = agent(
         model,
         Budget {
             max_steps: 2,
-            final_answer_on_limit: true,
             ..Budget::default()
         },
     );

@@ -208,6 +208,17 @@ impl Transport for TextTransport {
         ))]
     }
 
+    fn answer_request(&self) -> Message {
+        let label = match self.prompt.dialect() {
+            Dialect::Classic => "`Final Answer: ...`",
+            Dialect::AnswerEnding => "`Answer: ...`",
+            Dialect::Paper => "`Action: Finish[...]`",
+        };
+        Message::user(format!(
+            "Observation: No more tool calls are possible. Reply now with `Thought: ...` then {label}, using what the observations above found."
+        ))
+    }
+
     fn stream_watcher(&self) -> Option<Box<dyn StreamWatcher>> {
         Some(Box::new(ActionWatcher::new()))
     }

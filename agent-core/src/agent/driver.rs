@@ -87,6 +87,7 @@ impl Agent {
                     guard.armed = false;
                     emitter.emit(|| Event::Stopped {
                         reason: outcome.stop_reason.clone(),
+                        forced_answer: outcome.forced_answer,
                         steps: outcome.steps,
                         tool_calls: outcome.tool_calls,
                         usage: outcome.usage,

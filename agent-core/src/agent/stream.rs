@@ -70,6 +70,7 @@ impl Drop for DropGuard<'_> {
             };
             self.emitter.emit(|| Event::Stopped {
                 reason,
+                forced_answer: false,
                 steps: self.steps,
                 tool_calls: self.tool_calls,
                 usage: self.usage,
@@ -139,6 +140,7 @@ impl<'a> RunStream<'a> {
             Some(outcome) => outcome,
             None => Outcome {
                 answer: None,
+                forced_answer: false,
                 stop_reason: StopReason::Internal("the outcome was already taken".into()),
                 transcript: Vec::new(),
                 usage: Usage::default(),

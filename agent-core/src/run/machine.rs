@@ -51,7 +51,7 @@ impl Run {
             return self.finish(StopReason::MaxSteps);
         }
         // With answer turns on, the last step of the budget is one.
-        if state.budget.final_answer_on_limit
+        if state.budget.answer_turn
             && !state.answer_turn_used
             && state.steps + 1 == state.budget.max_steps
         {
@@ -68,7 +68,7 @@ impl Run {
             StopReason::MaxSteps | StopReason::MaxToolCalls | StopReason::LoopDetected
         );
         if answerable
-            && state.budget.final_answer_on_limit
+            && state.budget.answer_turn
             && !state.answer_turn_used
             && state.steps < state.budget.max_steps
         {
@@ -339,8 +339,10 @@ impl Run {
         };
         let transcript = std::mem::take(&mut state.transcript);
         let transcript = Arc::try_unwrap(transcript).unwrap_or_else(|shared| (*shared).clone());
+        let answer = state.answer.take();
         Outcome {
-            answer: state.answer.take(),
+            forced_answer: answer.is_some() && reason != StopReason::FinalAnswer,
+            answer,
             stop_reason: reason,
             transcript,
             usage: state.usage,
