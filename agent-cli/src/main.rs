@@ -20,11 +20,12 @@ use crate::exit::CliError;
 /// Exit code of an internal error the program could not contain.
 const CRASH: u8 = 101;
 
-/// Logs go to stderr through `tracing`: warnings by default, more with
-/// `AGENT_LOG` (e.g. `AGENT_LOG=debug`).
+/// Logs go to stderr through `tracing`: errors by default (the live view
+/// shows what a user needs), more with `AGENT_LOG` (e.g. `AGENT_LOG=warn`
+/// for retries, `AGENT_LOG=debug` for caught panics).
 fn install_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_env("AGENT_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
