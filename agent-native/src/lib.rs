@@ -27,3 +27,25 @@ pub use provider::{
 };
 pub use retry::RetryPolicy;
 pub use transport::{DEFAULT_SYSTEM_PROMPT, NativeTransport};
+
+/// The README and the user guide, compiled and run as doctests so their
+/// examples cannot rot.
+#[cfg(doctest)]
+mod guide {
+    #[doc = include_str!("../../README.md")]
+    struct Readme;
+    #[doc = include_str!("../../docs/loop.md")]
+    struct Loop;
+    #[doc = include_str!("../../docs/tools.md")]
+    struct Tools;
+    #[doc = include_str!("../../docs/text.md")]
+    struct Text;
+    #[doc = include_str!("../../docs/native.md")]
+    struct Native;
+    #[doc = include_str!("../../docs/cli.md")]
+    struct Cli;
+    #[doc = include_str!("../../docs/benchmarks.md")]
+    struct Benchmarks;
+    #[doc = include_str!("../../docs/fuzzing.md")]
+    struct Fuzzing;
+}

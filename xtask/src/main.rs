@@ -5,12 +5,15 @@
 //! - `bench [--json]`: the peer workload through the real agent (see `bench.rs`).
 //! - `live`: starts the local model server from `../shared/tools/local-llm`,
 //!   runs the live tests against it, then `agent run` with both transports.
+//! - `eval [--transport text|native|both] [--tasks FILE] [--jsonl OUT] …`:
+//!   the task set against a live endpoint (see `eval/mod.rs`).
 //! - `fuzz [--inputs N] [--target NAME|all] [--seed S]`: the stable-Rust
 //!   fuzzer (see `fuzz/mod.rs`).
 //! - `growth [--budget-seconds S]`: parse time against input size on
 //!   adversarial inputs (see `growth.rs`).
 
 mod bench;
+mod eval;
 mod fuzz;
 mod growth;
 #[path = "../../agent-core/benches/common/workload.rs"]
@@ -45,6 +48,14 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some("eval") => match eval::run(&args[1..]) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(err) => {
+                eprintln!("xtask eval: {err}");
+                ExitCode::from(2)
+            }
+        },
         Some("fuzz") => match fuzz::run(&args[1..]) {
             Ok(true) => ExitCode::SUCCESS,
             Ok(false) => ExitCode::FAILURE,
@@ -62,7 +73,9 @@ fn main() -> ExitCode {
             }
         },
         Some(other) => {
-            eprintln!("xtask: unknown task `{other}` (available: demo, live, bench, fuzz, growth)");
+            eprintln!(
+                "xtask: unknown task `{other}` (available: demo, live, bench, eval, fuzz, growth)"
+            );
             ExitCode::from(2)
         }
     }

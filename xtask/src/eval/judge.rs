@@ -1,0 +1,151 @@
+//! The judge: is an answer right? Both the answer and each accepted answer
+//! are normalized (lower case, thousands separators between digits
+//! removed, whitespace collapsed); an accepted number must appear as a
+//! whole number (not inside a longer one), other text as a substring. A
+//! refusal task is right when the answer says the tools cannot answer and
+//! names none of its forbidden values.
+
+use super::tasks::Task;
+
+/// Phrases that say the tools cannot answer.
+const REFUSALS: [&str; 16] = [
+    "cannot",
+    "can't",
+    "can not",
+    "unable",
+    "not able",
+    "don't know",
+    "do not know",
+    "no information",
+    "not available",
+    "not found",
+    "no data",
+    "does not contain",
+    "doesn't contain",
+    "no such",
+    "not in the",
+    "does not exist",
+];
+
+/// Lower case, digit-group separators removed, whitespace collapsed.
+pub(crate) fn normalize(text: &str) -> String {
+    let chars: Vec<char> = text.to_lowercase().chars().collect();
+    let mut out = String::with_capacity(chars.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let between_digits = i > 0
+            && i + 1 < chars.len()
+            && chars[i - 1].is_ascii_digit()
+            && chars[i + 1].is_ascii_digit();
+        let separator = matches!(
+            c,
+            ',' | '_' | '\'' | ' ' | '\u{a0}' | '\u{202f}' | '\u{2009}'
+        );
+        if between_digits && separator {
+            continue;
+        }
+        let c = if c.is_whitespace() { ' ' } else { c };
+        if c == ' ' && out.ends_with(' ') {
+            continue;
+        }
+        out.push(c);
+    }
+    out.trim().to_string()
+}
+
+fn is_number(text: &str) -> bool {
+    !text.is_empty()
+        && text.chars().any(|c| c.is_ascii_digit())
+        && text
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == '-')
+}
+
+/// `needle` in `haystack`; a number only as a whole number.
+fn contains(haystack: &str, needle: &str) -> bool {
+    if !is_number(needle) {
+        return haystack.contains(needle);
+    }
+    let bytes = haystack.as_bytes();
+    let mut from = 0;
+    while let Some(at) = haystack[from..].find(needle) {
+        let start = from + at;
+        let end = start + needle.len();
+        let digit_before = start > 0 && bytes[start - 1].is_ascii_digit();
+        // A decimal point followed by a digit continues the number.
+        let continues = bytes.get(end).is_some_and(|b| b.is_ascii_digit())
+            || (bytes.get(end) == Some(&b'.')
+                && bytes.get(end + 1).is_some_and(u8::is_ascii_digit));
+        if !digit_before && !continues {
+            return true;
+        }
+        from = start + 1;
+    }
+    false
+}
+
+/// Whether `answer` is right for `task`.
+pub(crate) fn is_right(task: &Task, answer: Option<&str>) -> bool {
+    let Some(answer) = answer else {
+        return false;
+    };
+    let answer = normalize(answer);
+    if task.refusal {
+        let refuses = REFUSALS.iter().any(|p| answer.contains(p));
+        let invents = task
+            .forbidden
+            .iter()
+            .any(|f| contains(&answer, &normalize(f)));
+        return refuses && !invents;
+    }
+    task.answers
+        .iter()
+        .any(|accepted| contains(&answer, &normalize(accepted)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn task(answers: &[&str], refusal: bool, forbidden: &[&str]) -> Task {
+        Task {
+            id: "t".into(),
+            split: "tune".into(),
+            category: "c".into(),
+            task: String::new(),
+            tools: Vec::new(),
+            files: Default::default(),
+            answers: answers.iter().map(|s| s.to_string()).collect(),
+            refusal,
+            forbidden: forbidden.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn numbers_match_whole_and_with_separators() {
+        let t = task(&["65900000"], false, &[]);
+        assert!(is_right(&t, Some("About 65,900,000 more people.")));
+        assert!(is_right(&t, Some("65 900 000")));
+        assert!(!is_right(&t, Some("165900000")));
+        assert!(!is_right(&t, Some("65900000.5")));
+        let t = task(&["330"], false, &[]);
+        assert!(is_right(&t, Some("It is 330 metres tall.")));
+        assert!(!is_right(&t, Some("3300 m")));
+        assert!(is_right(&t, Some("330.")));
+    }
+
+    #[test]
+    fn text_and_refusals() {
+        assert!(is_right(
+            &task(&["paris"], false, &[]),
+            Some("The capital is Paris.")
+        ));
+        let refusal = task(&[], true, &["47"]);
+        assert!(is_right(
+            &refusal,
+            Some("I cannot answer this with the tools I have.")
+        ));
+        assert!(!is_right(&refusal, Some("It is 47.")));
+        assert!(!is_right(&refusal, Some("I cannot say, maybe 47.")));
+        assert!(!is_right(&refusal, None));
+    }
+}

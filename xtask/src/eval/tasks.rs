@@ -1,0 +1,84 @@
+//! The eval task file: one JSON task per line (see `evals/README.md`),
+//! read and checked before anything runs.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+
+use serde::Deserialize;
+
+/// One task.
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct Task {
+    pub(crate) id: String,
+    pub(crate) split: String,
+    pub(crate) category: String,
+    pub(crate) task: String,
+    pub(crate) tools: Vec<String>,
+    #[serde(default)]
+    pub(crate) files: BTreeMap<String, String>,
+    #[serde(default)]
+    pub(crate) answers: Vec<String>,
+    #[serde(default)]
+    pub(crate) refusal: bool,
+    #[serde(default)]
+    pub(crate) forbidden: Vec<String>,
+}
+
+/// The tool groups a task may offer.
+const GROUPS: [&str; 3] = ["calculator", "search", "files"];
+
+/// Reads and checks the task file.
+pub(crate) fn load(path: &Path) -> Result<Vec<Task>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut tasks = Vec::new();
+    let mut ids = HashSet::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = |what: String| format!("{}:{}: {what}", path.display(), n + 1);
+        let task: Task = serde_json::from_str(line).map_err(|e| at(e.to_string()))?;
+        if !ids.insert(task.id.clone()) {
+            return Err(at(format!("duplicate id `{}`", task.id)));
+        }
+        if !matches!(task.split.as_str(), "tune" | "check") {
+            return Err(at(format!(
+                "split must be tune or check, not `{}`",
+                task.split
+            )));
+        }
+        if let Some(group) = task.tools.iter().find(|g| !GROUPS.contains(&g.as_str())) {
+            return Err(at(format!("unknown tool group `{group}`")));
+        }
+        if task.answers.is_empty() != task.refusal {
+            return Err(at(
+                "a task has answers, or is a refusal, not both or neither".into(),
+            ));
+        }
+        if !task.files.is_empty() && !task.tools.iter().any(|g| g == "files") {
+            return Err(at(
+                "files are given but the files tools are not offered".into()
+            ));
+        }
+        tasks.push(task);
+    }
+    if tasks.is_empty() {
+        return Err(format!("{} has no tasks", path.display()));
+    }
+    Ok(tasks)
+}
+
+/// Writes a task's files into `dir`.
+pub(crate) fn materialize(task: &Task, dir: &Path) -> Result<(), String> {
+    for (relative, content) in &task.files {
+        let path = dir.join(relative);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("{}: cannot create {}: {e}", task.id, parent.display()))?;
+        }
+        std::fs::write(&path, content)
+            .map_err(|e| format!("{}: cannot write {}: {e}", task.id, path.display()))?;
+    }
+    Ok(())
+}
