@@ -21,7 +21,7 @@ pub(crate) fn request_body(model: &str, request: &CompletionRequest, stream: boo
             .map(|t| {
                 // Some servers (llama.cpp) answer 500 without both fields.
                 let parameters = if t.parameters.is_object() {
-                    t.parameters.clone()
+                    model_view(&t.parameters)
                 } else {
                     json!({"type": "object", "properties": {}})
                 };
@@ -55,6 +55,25 @@ pub(crate) fn request_body(model: &str, request: &CompletionRequest, stream: boo
         body.insert("stream_options".into(), json!({"include_usage": true}));
     }
     Value::Object(body)
+}
+
+/// A tool's parameters as the model needs to see them: without
+/// `additionalProperties: false`, which only the gateway needs (it
+/// refuses unknown keys whatever the model was shown), so each tool costs
+/// fewer prompt tokens.
+fn model_view(schema: &Value) -> Value {
+    match schema {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(k, v)| {
+                    !(k.as_str() == "additionalProperties" && **v == Value::Bool(false))
+                })
+                .map(|(k, v)| (k.clone(), model_view(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(model_view).collect()),
+        other => other.clone(),
+    }
 }
 
 fn message_json(message: &Message) -> Value {
