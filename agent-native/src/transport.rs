@@ -13,10 +13,11 @@ use agent_core::{Completion, CompletionRequest, Message, Transport};
 
 use crate::content_calls::calls_in_content;
 
-/// The default system prompt: short, and it tells small models to answer
-/// once a tool has given the result (they otherwise repeat the call).
-pub const DEFAULT_SYSTEM_PROMPT: &str = "You are a helpful assistant. Use the tools when they help. \
-When a tool gives you the result, do not call the tool again: reply with the final answer.";
+/// The default system prompt: one sentence (every prompt token costs time
+/// on a local model), telling small models to answer once a tool has given
+/// the result (they otherwise repeat the call).
+pub const DEFAULT_SYSTEM_PROMPT: &str =
+    "Once a tool gives you what you need, answer instead of calling it again.";
 
 /// The native tool-calling transport.
 ///

@@ -28,6 +28,19 @@ pub fn lenient_schema_for<T: JsonSchema>() -> Value {
     schema
 }
 
+/// `schema` without the descriptions of its top-level properties, for a
+/// tool whose argument names say all there is to say.
+pub(crate) fn without_property_descriptions(mut schema: Value) -> Value {
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        for property in properties.values_mut() {
+            if let Value::Object(map) = property {
+                map.remove("description");
+            }
+        }
+    }
+    schema
+}
+
 fn generated<T: JsonSchema>() -> Value {
     let settings = SchemaSettings::draft2020_12().with(|s| {
         s.inline_subschemas = true;

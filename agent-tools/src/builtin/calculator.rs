@@ -14,7 +14,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::schema::schema_for;
+use crate::schema::{schema_for, without_property_descriptions};
 
 /// Longest expression accepted, in characters.
 pub const MAX_EXPRESSION_CHARS: usize = 2_000;
@@ -731,11 +731,13 @@ impl Tool for Calculator {
     }
 
     fn description(&self) -> &str {
-        "Evaluate an arithmetic expression: + - * / % ** ( ), sqrt, abs, min, max, round, ln, log10, sin, cos."
+        "Evaluate an arithmetic expression with + - * / % ** ( ) sqrt round ln log10."
     }
 
+    /// The schema of [`CalculatorArgs`] without the argument's description:
+    /// its name says it all, and every prompt token counts on a local model.
     fn parameters(&self) -> Value {
-        schema_for::<CalculatorArgs>()
+        without_property_descriptions(schema_for::<CalculatorArgs>())
     }
 
     async fn call(&self, args: Value) -> Result<ToolOutput, ToolError> {

@@ -15,7 +15,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::schema::schema_for;
+use crate::schema::{schema_for, without_property_descriptions};
 
 /// The knowledge base shipped with the crate.
 pub const DEFAULT_KNOWLEDGE_BASE: &str = include_str!("../../data/knowledge_base.json");
@@ -213,11 +213,13 @@ impl Tool for Search {
     }
 
     fn description(&self) -> &str {
-        "Look up facts in an offline encyclopedia. Returns the best matching entries."
+        "Look up facts in an offline encyclopedia."
     }
 
+    /// The schema of [`SearchArgs`] without the argument's description (its
+    /// name says it all; prompt tokens count on a local model).
     fn parameters(&self) -> Value {
-        schema_for::<SearchArgs>()
+        without_property_descriptions(schema_for::<SearchArgs>())
     }
 
     async fn call(&self, args: Value) -> Result<ToolOutput, ToolError> {
