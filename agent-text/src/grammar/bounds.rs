@@ -15,9 +15,11 @@ pub const MAX_ANSWER_CHARS: u32 = 1500;
 pub const MAX_STRING_CHARS: u32 = 1500;
 /// Most digits in the integer part of a JSON number (`i64` has 19).
 pub const MAX_INTEGER_DIGITS: u32 = 19;
-/// Most digits after a JSON number's decimal point (an `f64` holds 17).
-pub const MAX_FRACTION_DIGITS: u32 = 16;
-/// Most digits in a JSON number's exponent (two keep it within `f64`).
+/// Most digits after a JSON number's decimal point: any `f64` as
+/// `serde_json` writes it (up to four zeros, then 17 significant digits).
+pub const MAX_FRACTION_DIGITS: u32 = 21;
+/// Most digits in a JSON number's exponent: two keep every number the
+/// grammar allows within `f64` (`1e999` would not parse).
 pub const MAX_EXPONENT_DIGITS: u32 = 2;
 /// Most items in a JSON array, unless the schema's `maxItems` is smaller.
 pub const MAX_ARRAY_ITEMS: u32 = 32;

@@ -369,12 +369,8 @@ impl<'r> SchemaCompiler<'r> {
         self.rules.shared("char", |rules| {
             let escape = rules.shared("escape", |_| escape());
             Expr::alt([
-                Expr::class(CharClass::not([
-                    ('"', '"'),
-                    ('\\', '\\'),
-                    ('\0', '\x1f'),
-                    ('\x7f', '\x7f'),
-                ])),
+                // JSON allows DEL unescaped, and serde_json writes it so.
+                Expr::class(CharClass::not([('"', '"'), ('\\', '\\'), ('\0', '\x1f')])),
                 Expr::seq([Expr::lit("\\"), escape]),
             ])
         })

@@ -110,11 +110,11 @@ pub fn final_grammar() -> Grammar {
 
 /// One line of reasoning: no colon, starting with a visible character.
 fn thought(rules: &mut RuleSet) -> Expr {
-    let blank = [(' ', ' '), ('\t', '\t'), ('\n', '\n'), ('\r', '\r')];
     let line = [('\n', '\n'), ('\r', '\r'), (':', ':'), ('：', '：')];
+    let first = [(' ', ' '), ('\t', '\t')].into_iter().chain(line);
     rules.shared("thought", |_| {
         Expr::seq([
-            Expr::class(CharClass::not(blank.into_iter().chain(line))),
+            Expr::class(CharClass::not(first)),
             Expr::repeat(
                 Expr::class(CharClass::not(line)),
                 0,
