@@ -277,9 +277,12 @@ impl RuleSet {
 }
 
 /// A GBNF rule name from any text: lowercase ASCII letters and digits,
-/// everything else a single `-`.
+/// everything else a single `-`, starting with a letter.
 pub(crate) fn rule_name(hint: &str) -> String {
     let mut name = String::new();
+    if hint.starts_with(|c: char| c.is_ascii_digit()) {
+        name.push('r');
+    }
     for c in hint.chars() {
         if c.is_ascii_alphanumeric() {
             name.push(c.to_ascii_lowercase());
@@ -336,6 +339,7 @@ mod tests {
         let names: Vec<&str> = grammar.rules().map(|(n, _)| n).collect();
         assert_eq!(names, ["root", "read-file-input-2", "read-file-input"]);
         assert_eq!(rule_name("__"), "rule");
+        assert_eq!(rule_name("3d view"), "r3d-view");
     }
 
     #[test]

@@ -2,10 +2,14 @@
 //! `grammars/README.md`): one `name ::= body` line per rule, `root`
 //! first; literals in double quotes, character classes in brackets
 //! (`[^…]` negated), `(…)` groups, `?`/`*`/`+`/`{m}`/`{m,}`/`{m,n}`
-//! repetition. Only the escapes llama.cpp's parser knows are written
-//! (`\\`, `\"`, `\n`, `\r`, `\t`, `\xHH`, and `\[`, `\]`, `\-` in
-//! classes); other characters are written as UTF-8. vLLM's xgrammar
-//! backend reads the same text.
+//! repetition.
+//!
+//! Only escapes that both llama.cpp (from the vendored 4227c9b on) and
+//! vLLM's xgrammar read the same way are written: `\\`, `\"`, `\n`, `\r`,
+//! `\t`, `\]` in classes, and `\uXXXX` for other control characters and
+//! for a `-` or leading `^` in a class (4227c9b has no `\-`, and xgrammar
+//! reads `\x` with any number of hex digits, so neither is used). Other
+//! characters are written as UTF-8.
 
 use std::fmt::Write as _;
 
@@ -66,7 +70,7 @@ fn atom(expr: &Expr, out: &mut String) {
         Expr::Rule(name) => out.push_str(name),
         Expr::Seq(items) if items.is_empty() => out.push_str("\"\""),
         // No alternative: a class no character is in.
-        Expr::Alt(items) if items.is_empty() => out.push_str("[^\\x00-\\U0010FFFF]"),
+        Expr::Alt(items) if items.is_empty() => out.push_str("[^\\u0000-\\U0010FFFF]"),
         Expr::Seq(_) | Expr::Alt(_) => {
             out.push('(');
             alternatives(expr, out);
@@ -130,10 +134,9 @@ fn class_char(c: char, first: bool, out: &mut String) {
     match c {
         '\\' => out.push_str("\\\\"),
         ']' => out.push_str("\\]"),
-        '[' => out.push_str("\\["),
-        '-' => out.push_str("\\-"),
-        // A leading `^` would negate the class; llama.cpp has no `\^`.
-        '^' if first => out.push_str("\\x5E"),
+        // A `-` may make a range, a leading `^` would negate the class.
+        '-' => out.push_str("\\u002D"),
+        '^' if first => out.push_str("\\u005E"),
         other => plain_char(other, out),
     }
 }
@@ -145,7 +148,7 @@ fn plain_char(c: char, out: &mut String) {
         '\r' => out.push_str("\\r"),
         '\t' => out.push_str("\\t"),
         c if (c as u32) < 0x20 || c == '\x7f' => {
-            let _ = write!(out, "\\x{:02X}", c as u32);
+            let _ = write!(out, "\\u{:04X}", c as u32);
         }
         c => out.push(c),
     }
@@ -163,7 +166,7 @@ mod tests {
     fn literals_and_classes_are_escaped() {
         assert_eq!(
             gbnf(Expr::lit("say \"hi\"\\\n\t\u{1}é")),
-            "root ::= \"say \\\"hi\\\"\\\\\\n\\t\\x01é\"\n"
+            "root ::= \"say \\\"hi\\\"\\\\\\n\\t\\u0001é\"\n"
         );
         assert_eq!(
             gbnf(Expr::class(CharClass::not([
@@ -172,15 +175,16 @@ mod tests {
                 ('\0', '\x1f'),
                 ('\x7f', '\x7f')
             ]))),
-            "root ::= [^\"\\\\\\x00-\\x1F\\x7F]\n"
+            "root ::= [^\"\\\\\\u0000-\\u001F\\u007F]\n"
         );
         assert_eq!(
             gbnf(Expr::class(CharClass::of([
                 ('^', '^'),
                 ('-', '-'),
-                (']', ']')
+                (']', ']'),
+                ('[', '[')
             ]))),
-            "root ::= [\\x5E\\-\\]]\n"
+            "root ::= [\\u005E\\u002D\\][]\n"
         );
     }
 
