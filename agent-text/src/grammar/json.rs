@@ -21,16 +21,13 @@
 //! - Anything else, or a schema that says nothing, is any JSON value
 //!   nested at most [`MAX_JSON_DEPTH`] deep.
 //!
-//! Between tokens the grammar allows nothing, one space, or a newline and
-//! up to [`MAX_INDENT`] spaces.
+//! The tokens themselves (whitespace, strings, numbers) are in `tokens`.
 
 use serde_json::{Map, Value};
 
-use super::ast::{CharClass, Expr, Grammar, RuleSet, rule_name};
-use super::bounds::{
-    MAX_ARRAY_ITEMS, MAX_EXPONENT_DIGITS, MAX_FRACTION_DIGITS, MAX_INDENT, MAX_INTEGER_DIGITS,
-    MAX_JSON_DEPTH, MAX_OBJECT_ENTRIES, MAX_STRING_CHARS,
-};
+use super::ast::{Expr, Grammar, RuleSet, rule_name};
+use super::bounds::{MAX_ARRAY_ITEMS, MAX_JSON_DEPTH, MAX_OBJECT_ENTRIES, MAX_STRING_CHARS};
+use super::tokens;
 
 /// The grammar of a JSON value that follows `schema` (see the module
 /// docs for what is followed and the bounds).
@@ -150,13 +147,13 @@ impl<'r> SchemaCompiler<'r> {
                         .is_some_and(|m| m >= 0.0)
                 });
                 if natural {
-                    self.unsigned()
+                    tokens::unsigned(self.rules)
                 } else {
-                    self.integer()
+                    tokens::integer(self.rules)
                 }
             }
-            "number" => self.number(),
-            "boolean" => self.boolean(),
+            "number" => tokens::number(self.rules),
+            "boolean" => tokens::boolean(self.rules),
             "null" => Expr::lit("null"),
             "object" => self.object(root, map, hint, refs),
             "array" => self.array(root, map, hint, refs),
@@ -173,7 +170,7 @@ impl<'r> SchemaCompiler<'r> {
                 }
                 _ => self.any(MAX_JSON_DEPTH - 1),
             };
-            let keys = self.string();
+            let keys = tokens::string(self.rules);
             let body = self.entries(keys, values, 0, MAX_OBJECT_ENTRIES, "{", "}");
             return self.rules.define(hint, body);
         };
@@ -194,7 +191,7 @@ impl<'r> SchemaCompiler<'r> {
         if members.is_empty() {
             return self.empty_object();
         }
-        let ws = self.ws();
+        let ws = tokens::ws(self.rules);
         let body = Expr::seq([
             Expr::lit("{"),
             ws.clone(),
@@ -208,13 +205,13 @@ impl<'r> SchemaCompiler<'r> {
     /// `"key": value`.
     fn member(&mut self, key: &str, value: Expr) -> Expr {
         let key = Value::String(key.to_string()).to_string();
-        Expr::seq([Expr::lit(key), self.colon(), value])
+        Expr::seq([Expr::lit(key), tokens::colon(self.rules), value])
     }
 
     /// Members in order, separated by commas: each required one present,
     /// each optional one maybe.
     fn members(&mut self, members: Vec<(Expr, bool)>) -> Expr {
-        let comma = self.comma();
+        let comma = tokens::comma(self.rules);
         match members.iter().position(|(_, required)| *required) {
             // Optional members before the first required one carry their
             // comma after them; the rest carry theirs before.
@@ -274,17 +271,17 @@ impl<'r> SchemaCompiler<'r> {
         open: &str,
         close: &str,
     ) -> Expr {
-        let ws = self.ws();
+        let ws = tokens::ws(self.rules);
         if max == 0 {
             return Expr::seq([Expr::lit(open), ws, Expr::lit(close)]);
         }
         let entry = if value == Expr::empty() {
             key
         } else {
-            Expr::seq([key, self.colon(), value])
+            Expr::seq([key, tokens::colon(self.rules), value])
         };
         let more = Expr::repeat(
-            Expr::seq([self.comma(), entry.clone()]),
+            Expr::seq([tokens::comma(self.rules), entry.clone()]),
             min.saturating_sub(1),
             Some(max - 1),
         );
@@ -294,7 +291,7 @@ impl<'r> SchemaCompiler<'r> {
     }
 
     fn empty_object(&mut self) -> Expr {
-        let ws = self.ws();
+        let ws = tokens::ws(self.rules);
         Expr::seq([Expr::lit("{"), ws, Expr::lit("}")])
     }
 
@@ -302,12 +299,16 @@ impl<'r> SchemaCompiler<'r> {
     fn any(&mut self, depth: u32) -> Expr {
         if depth == 0 {
             return self.rules.shared("scalar", |rules| {
-                let mut c = SchemaCompiler::new(rules);
-                Expr::alt([c.string(), c.number(), c.boolean(), Expr::lit("null")])
+                Expr::alt([
+                    tokens::string(rules),
+                    tokens::number(rules),
+                    tokens::boolean(rules),
+                    Expr::lit("null"),
+                ])
             });
         }
         let inner = self.any(depth - 1);
-        let string = self.string();
+        let string = tokens::string(self.rules);
         let object = self.entries(string, inner.clone(), 0, MAX_OBJECT_ENTRIES, "{", "}");
         let object = self.rules.define(&format!("object-{depth}"), object);
         let array = self.entries(inner.clone(), Expr::empty(), 0, MAX_ARRAY_ITEMS, "[", "]");
@@ -316,169 +317,16 @@ impl<'r> SchemaCompiler<'r> {
         self.rules.define(&format!("value-{depth}"), body)
     }
 
-    /// Between JSON tokens: nothing, a space, or a newline and indentation.
-    fn ws(&mut self) -> Expr {
-        self.rules.shared("ws", |_| {
-            Expr::alt([
-                Expr::empty(),
-                Expr::lit(" "),
-                Expr::seq([
-                    Expr::lit("\n"),
-                    Expr::repeat(Expr::lit(" "), 0, Some(MAX_INDENT)),
-                ]),
-            ])
-        })
-    }
-
-    fn colon(&mut self) -> Expr {
-        self.rules.shared("colon", |rules| {
-            let ws = SchemaCompiler::new(rules).ws();
-            Expr::seq([ws.clone(), Expr::lit(":"), ws])
-        })
-    }
-
-    fn comma(&mut self) -> Expr {
-        self.rules.shared("comma", |rules| {
-            let ws = SchemaCompiler::new(rules).ws();
-            Expr::seq([ws.clone(), Expr::lit(","), ws])
-        })
-    }
-
-    /// A JSON string of up to [`MAX_STRING_CHARS`] characters.
-    fn string(&mut self) -> Expr {
-        self.rules.shared("string", |rules| {
-            let char = SchemaCompiler::new(rules).char();
-            quoted(char, 0, MAX_STRING_CHARS)
-        })
-    }
-
     /// A JSON string within the schema's length bounds.
     fn string_within(&mut self, map: &Map<String, Value>) -> Expr {
         let max = bound(map, "maxLength");
         let min = bound(map, "minLength").unwrap_or(0);
         if max.is_none() && min == 0 {
-            return self.string();
+            return tokens::string(self.rules);
         }
         let max = max.map_or(MAX_STRING_CHARS, |m| m.min(MAX_STRING_CHARS));
-        let char = self.char();
-        quoted(char, min.min(max), max)
+        tokens::string_of(self.rules, min.min(max), max)
     }
-
-    /// One character of a JSON string, escapes included.
-    fn char(&mut self) -> Expr {
-        self.rules.shared("char", |rules| {
-            let escape = rules.shared("escape", |_| escape());
-            Expr::alt([
-                // JSON allows DEL unescaped, and serde_json writes it so.
-                Expr::class(CharClass::not([('"', '"'), ('\\', '\\'), ('\0', '\x1f')])),
-                Expr::seq([Expr::lit("\\"), escape]),
-            ])
-        })
-    }
-
-    fn unsigned(&mut self) -> Expr {
-        self.rules.shared("unsigned", |_| {
-            Expr::alt([
-                Expr::lit("0"),
-                Expr::seq([
-                    Expr::class(CharClass::of([('1', '9')])),
-                    Expr::repeat(digit(), 0, Some(MAX_INTEGER_DIGITS - 1)),
-                ]),
-            ])
-        })
-    }
-
-    fn integer(&mut self) -> Expr {
-        self.rules.shared("integer", |rules| {
-            let unsigned = SchemaCompiler::new(rules).unsigned();
-            Expr::seq([Expr::opt(Expr::lit("-")), unsigned])
-        })
-    }
-
-    fn number(&mut self) -> Expr {
-        self.rules.shared("number", |rules| {
-            let integer = SchemaCompiler::new(rules).integer();
-            Expr::seq([
-                integer,
-                Expr::opt(Expr::seq([
-                    Expr::lit("."),
-                    Expr::repeat(digit(), 1, Some(MAX_FRACTION_DIGITS)),
-                ])),
-                Expr::opt(Expr::seq([
-                    Expr::class(CharClass::of([('e', 'e'), ('E', 'E')])),
-                    Expr::opt(Expr::class(CharClass::of([('-', '-'), ('+', '+')]))),
-                    Expr::repeat(digit(), 1, Some(MAX_EXPONENT_DIGITS)),
-                ])),
-            ])
-        })
-    }
-
-    fn boolean(&mut self) -> Expr {
-        self.rules.shared("boolean", |_| {
-            Expr::alt([Expr::lit("true"), Expr::lit("false")])
-        })
-    }
-}
-
-/// `"` + `min` to `max` of `char` + `"`.
-fn quoted(char: Expr, min: u32, max: u32) -> Expr {
-    Expr::seq([
-        Expr::lit("\""),
-        Expr::repeat(char, min, Some(max)),
-        Expr::lit("\""),
-    ])
-}
-
-fn digit() -> Expr {
-    Expr::class(CharClass::of([('0', '9')]))
-}
-
-fn hex() -> Expr {
-    Expr::class(CharClass::of([('0', '9'), ('a', 'f'), ('A', 'F')]))
-}
-
-/// What follows a `\` in a JSON string: a one-letter escape or `u` and four
-/// hex digits that are not a lone surrogate.
-fn escape() -> Expr {
-    let class = |ranges: &[(char, char)]| Expr::class(CharClass::of(ranges.iter().copied()));
-    let d = class(&[('d', 'd'), ('D', 'D')]);
-    Expr::alt([
-        class(&[
-            ('"', '"'),
-            ('\\', '\\'),
-            ('/', '/'),
-            ('b', 'b'),
-            ('f', 'f'),
-            ('n', 'n'),
-            ('r', 'r'),
-            ('t', 't'),
-        ]),
-        Expr::seq([
-            Expr::lit("u"),
-            Expr::alt([
-                // Not a surrogate.
-                Expr::seq([
-                    class(&[('0', '9'), ('a', 'c'), ('A', 'C'), ('e', 'f'), ('E', 'F')]),
-                    Expr::repeat(hex(), 3, Some(3)),
-                ]),
-                Expr::seq([
-                    d.clone(),
-                    class(&[('0', '7')]),
-                    Expr::repeat(hex(), 2, Some(2)),
-                ]),
-                // A high surrogate, then its low one.
-                Expr::seq([
-                    d.clone(),
-                    class(&[('8', '9'), ('a', 'b'), ('A', 'B')]),
-                    Expr::repeat(hex(), 2, Some(2)),
-                    Expr::lit("\\u"),
-                    d,
-                    class(&[('c', 'f'), ('C', 'F')]),
-                    Expr::repeat(hex(), 2, Some(2)),
-                ]),
-            ]),
-        ]),
-    ])
 }
 
 /// A JSON value as compact JSON text.

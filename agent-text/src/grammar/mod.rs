@@ -39,6 +39,7 @@ mod gbnf;
 mod json;
 mod react;
 mod recognize;
+mod tokens;
 
 use agent_core::ToolSpec;
 use agent_core::message::Constraint;
