@@ -1,6 +1,9 @@
 //! JSON action blobs: `{"action": …, "action_input": …}` (the JSON ReAct
 //! style) and `{"name": …, "arguments": …}` (the tool-call style small
-//! models fall back to), bare, fenced, or inside `<tool_call>` tags.
+//! models fall back to), bare, fenced, or inside `<tool_call>` tags. A
+//! `{"final_answer": …}` object is the answer, and a `"thought"` string
+//! next to either is the step's reasoning: the shape of the JSON-schema
+//! envelope a schema-constrained server writes (see `grammar`).
 
 use serde_json::{Map, Value};
 
@@ -17,13 +20,17 @@ pub(crate) enum Blob {
         tool: String,
         /// Its input.
         input: Value,
+        /// The `"thought"` next to it.
+        thought: Option<String>,
         /// Where the blob ends.
         end: usize,
     },
-    /// A final answer (`"action": "Final Answer"`).
+    /// A final answer (`"action": "Final Answer"`, or `"final_answer"`).
     Final {
         /// The answer.
         answer: String,
+        /// The `"thought"` next to it.
+        thought: Option<String>,
         /// Where the blob ends.
         end: usize,
     },
@@ -100,13 +107,26 @@ fn skip_space(text: &str, at: usize) -> usize {
 }
 
 fn from_object(mut object: Map<String, Value>, end: usize) -> Blob {
+    let thought = object
+        .get("thought")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string);
     let Some((name, input_required)) = NAME_KEYS.iter().find_map(|(key, required)| {
         object
             .get(*key)
             .and_then(Value::as_str)
             .map(|name| (name.to_string(), *required))
     }) else {
-        return Blob::NotAction { end };
+        return match object.get("final_answer") {
+            Some(Value::String(answer)) => Blob::Final {
+                answer: answer.trim().to_string(),
+                thought,
+                end,
+            },
+            _ => Blob::NotAction { end },
+        };
     };
     let input = INPUT_KEYS.iter().find_map(|key| object.remove(*key));
     if input.is_none() && input_required {
@@ -121,6 +141,7 @@ fn from_object(mut object: Map<String, Value>, end: usize) -> Blob {
         };
         return Blob::Final {
             answer: answer.trim().to_string(),
+            thought,
             end,
         };
     }
@@ -132,7 +153,12 @@ fn from_object(mut object: Map<String, Value>, end: usize) -> Blob {
         Value::String(s) => decode_input(&s),
         other => other,
     };
-    Blob::Action { tool, input, end }
+    Blob::Action {
+        tool,
+        input,
+        thought,
+        end,
+    }
 }
 
 #[cfg(test)]
@@ -148,6 +174,7 @@ mod tests {
             Blob::Action {
                 tool: "search".into(),
                 input: json!("x"),
+                thought: None,
                 end: fenced.len()
             }
         );
@@ -157,12 +184,45 @@ mod tests {
             Blob::Action {
                 tool: "add".into(),
                 input: json!({"a": 1}),
+                thought: None,
                 end: tagged.len()
             }
         );
         assert!(matches!(
             read_blob("{\"action\": \"Final Answer\", \"action_input\": \"42\"}", 0),
             Blob::Final { answer, .. } if answer == "42"
+        ));
+    }
+
+    #[test]
+    fn envelope_replies_keep_their_thought() {
+        let action = r#"{"thought": "I must add.", "action": "add", "action_input": {"a": 1}}"#;
+        assert_eq!(
+            read_blob(action, 0),
+            Blob::Action {
+                tool: "add".into(),
+                input: json!({"a": 1}),
+                thought: Some("I must add.".into()),
+                end: action.len()
+            }
+        );
+        let last = r#"{"thought": " I know it. ", "final_answer": " 42 "}"#;
+        assert_eq!(
+            read_blob(last, 0),
+            Blob::Final {
+                answer: "42".into(),
+                thought: Some("I know it.".into()),
+                end: last.len()
+            }
+        );
+        assert!(matches!(
+            read_blob(r#"{"thought": "", "final_answer": "42"}"#, 0),
+            Blob::Final { thought: None, .. }
+        ));
+        // Not a string: not an answer.
+        assert!(matches!(
+            read_blob(r#"{"final_answer": {"x": 1}}"#, 0),
+            Blob::NotAction { .. }
         ));
     }
 

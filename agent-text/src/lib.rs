@@ -9,9 +9,12 @@
 //! - [`PromptBuilder`]: named sections, each overridable or removable.
 //! - [`parse`]: the parser, a pure function with a stable JSON form.
 //! - [`ActionWatcher`]: the incremental stream watcher.
+//! - [`grammar`]: grammar-constrained decoding (GBNF of a ReAct step with
+//!   the run's tools, and the JSON-schema envelope for Ollama).
 
 mod action;
 mod blob;
+pub mod grammar;
 mod input;
 mod labels;
 mod lenient_json;

@@ -279,23 +279,40 @@ impl Walk<'_> {
         clean(&self.thought)
     }
 
+    /// The thought, with the `"thought"` a JSON blob carried added.
+    fn thought_with(&mut self, blob_thought: Option<String>) -> Option<String> {
+        if let Some(text) = blob_thought {
+            push_thought(&mut self.thought, &text);
+        }
+        self.thought()
+    }
+
     /// A blob candidate at `at`: a step, or reasoning to walk on from.
     fn blob(&mut self, at: usize) -> Option<Parsed> {
         match read_blob(self.text, at) {
-            Blob::Action { tool, input, end } => {
+            Blob::Action {
+                tool,
+                input,
+                thought,
+                end,
+            } => {
                 self.take_free_text(at);
                 Some(Parsed::Action {
                     tool,
                     input,
-                    thought: self.thought(),
+                    thought: self.thought_with(thought),
                     end,
                 })
             }
-            Blob::Final { answer, end } => {
+            Blob::Final {
+                answer,
+                thought,
+                end,
+            } => {
                 self.take_free_text(at);
                 Some(Parsed::Final {
                     answer,
-                    thought: self.thought(),
+                    thought: self.thought_with(thought),
                     end,
                 })
             }
@@ -342,15 +359,24 @@ impl Walk<'_> {
         match read_action(self.text, found.value, limit) {
             ActionValue::Invalid(reason) => Some(Parsed::Error { reason, tool: None }),
             ActionValue::Blob(at) => match read_blob(self.text, at) {
-                Blob::Action { tool, input, end } => Some(Parsed::Action {
+                Blob::Action {
                     tool,
                     input,
-                    thought: self.thought(),
+                    thought,
+                    end,
+                } => Some(Parsed::Action {
+                    tool,
+                    input,
+                    thought: self.thought_with(thought),
                     end,
                 }),
-                Blob::Final { answer, end } => Some(Parsed::Final {
+                Blob::Final {
                     answer,
-                    thought: self.thought(),
+                    thought,
+                    end,
+                } => Some(Parsed::Final {
+                    answer,
+                    thought: self.thought_with(thought),
                     end,
                 }),
                 Blob::NotAction { .. } | Blob::Failed { .. } => Some(Parsed::Error {

@@ -1,0 +1,204 @@
+//! Live check of grammar-constrained decoding against llama.cpp's
+//! `llama-server` (Qwen2.5-Coder from `../shared/tools/local-llm/`): raw
+//! `/v1/chat/completions` requests carrying the text transport's prompt
+//! and `agent_text::grammar`'s GBNF in the `grammar` field. The replies
+//! must be in the grammar and parse as a step; a broken grammar must be
+//! refused with a client error (how a provider can tell that a server
+//! refuses grammars). The server has one slot: the requests are few and
+//! short. When no server answers, the tests say plainly that they skipped.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::time::{Duration, Instant};
+
+use agent_core::{ToolSpec, Toolbox};
+use agent_text::grammar::{Grammar, final_grammar, react_grammar};
+use agent_text::{Dialect, Parsed, PromptBuilder, STOP_SEQUENCE, parse};
+use agent_tools::builtin;
+use serde_json::{Value, json};
+
+const TASK: &str = "What is (17 * 83) + (12 ** 3)?";
+const MODEL: &str = "qwen2.5-coder-1.5b-instruct";
+
+/// The server's base URL, if one answers.
+async fn live_server() -> Option<String> {
+    let url =
+        std::env::var("AGENT_LIVE_BASE_URL").unwrap_or_else(|_| "http://127.0.0.1:8088/v1".into());
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(3))
+        .build()
+        .ok()?;
+    match client.get(format!("{url}/models")).send().await {
+        Ok(response) if response.status().is_success() => Some(url),
+        _ => {
+            eprintln!(
+                "SKIPPED live grammar test: no model server answers at {url} \
+                 (start one with ../shared/tools/local-llm/start.sh, or set AGENT_LIVE_BASE_URL)"
+            );
+            None
+        }
+    }
+}
+
+fn tools() -> Vec<ToolSpec> {
+    builtin::registry(&["calculator", "search"], None, true)
+        .unwrap()
+        .allow_all()
+        .specs()
+}
+
+/// Sends the calculator task with `grammar`; the status and the body.
+async fn complete(url: &str, grammar: &str) -> (u16, Value) {
+    let prompt = PromptBuilder::new(Dialect::Classic);
+    let messages = json!([
+        {"role": "system", "content": prompt.system(&tools())},
+        {"role": "user", "content": prompt.task(TASK)}
+    ]);
+    send(url, messages, 200, grammar).await
+}
+
+/// Sends one chat completion; the status and the body.
+async fn send(url: &str, messages: Value, max_tokens: u32, grammar: &str) -> (u16, Value) {
+    let body = json!({
+        "model": MODEL,
+        "messages": messages,
+        "max_tokens": max_tokens,
+        "temperature": 0,
+        "stop": [STOP_SEQUENCE],
+        "grammar": grammar
+    });
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(240))
+        .build()
+        .unwrap();
+    let started = Instant::now();
+    let response = client
+        .post(format!("{url}/chat/completions"))
+        .header("content-type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap();
+    eprintln!(
+        "[live grammar] HTTP {status} in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    (status, body)
+}
+
+/// The reply of a 200 answer: in `grammar`, stopped by the grammar (not
+/// by the token cap), and what the parser reads of it.
+fn constrained_reply(status: u16, body: &Value, grammar: &Grammar) -> Parsed {
+    assert_eq!(status, 200, "{body}");
+    let choice = &body["choices"][0];
+    let content = choice["message"]["content"].as_str().unwrap_or_default();
+    eprintln!(
+        "[live grammar] finish_reason={} content={content:?}",
+        choice["finish_reason"]
+    );
+    assert_eq!(choice["finish_reason"], "stop", "{body}");
+    assert!(grammar.matches(content), "not in the grammar: {content:?}");
+    parse(content)
+}
+
+#[tokio::test]
+async fn live_step_follows_the_react_grammar() {
+    let Some(url) = live_server().await else {
+        return;
+    };
+    let grammar = react_grammar(&tools());
+    let (status, body) = complete(&url, &grammar.to_gbnf()).await;
+    match constrained_reply(status, &body, &grammar) {
+        Parsed::Action { tool, input, .. } => {
+            eprintln!("[live grammar] action {tool} {input}");
+            assert!(tools().iter().any(|t| t.name == tool), "{tool}");
+        }
+        Parsed::Final { answer, .. } => eprintln!("[live grammar] final answer {answer:?}"),
+        Parsed::Error { reason, .. } => panic!("a constrained reply did not parse: {reason}"),
+    }
+}
+
+#[tokio::test]
+async fn live_answer_follows_the_final_grammar() {
+    let Some(url) = live_server().await else {
+        return;
+    };
+    let grammar = final_grammar();
+    let (status, body) = complete(&url, &grammar.to_gbnf()).await;
+    match constrained_reply(status, &body, &grammar) {
+        Parsed::Final { answer, .. } => eprintln!("[live grammar] final answer {answer:?}"),
+        other => panic!("a final-only reply read as {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn live_server_refuses_a_broken_grammar() {
+    let Some(url) = live_server().await else {
+        return;
+    };
+    let (status, body) = complete(&url, "root ::= \"unterminated").await;
+    eprintln!("[live grammar] broken grammar: HTTP {status} {body}");
+    assert!((400..500).contains(&status), "HTTP {status}: {body}");
+    assert!(body.to_string().contains("grammar"), "{body}");
+}
+
+/// A tool whose schema has every construct the grammar compiler emits:
+/// nested and free-form objects, optional members, arrays, enums, consts,
+/// `oneOf`, numbers, booleans, and untyped values.
+fn every_construct() -> ToolSpec {
+    ToolSpec {
+        name: "plan".into(),
+        description: "Make a plan.".into(),
+        parameters: json!({
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "maxLength": 40},
+                "when": {
+                    "type": "object",
+                    "properties": {"day": {"type": "string"}, "hour": {"type": "integer", "minimum": 0}},
+                    "required": ["day"],
+                    "additionalProperties": false
+                },
+                "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 4},
+                "level": {"enum": ["low", "high", null]},
+                "kind": {"const": "plan"},
+                "place": {"oneOf": [
+                    {"type": "object", "properties": {"room": {"type": "string"}}, "required": ["room"]},
+                    {"type": "object", "properties": {"link": {"type": "string"}}, "required": ["link"]}
+                ]},
+                "score": {"type": ["number", "null"]},
+                "done": {"type": "boolean"},
+                "labels": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "extra": {}
+            },
+            "required": ["name"],
+            "additionalProperties": false
+        }),
+    }
+}
+
+#[tokio::test]
+async fn live_server_parses_every_construct() {
+    let Some(url) = live_server().await else {
+        return;
+    };
+    let mut specs = builtin::registry(&["calculator", "search", "files"], None, false)
+        .unwrap()
+        .allow_all()
+        .specs();
+    specs.push(every_construct());
+    let grammar = react_grammar(&specs).to_gbnf();
+    let messages = json!([{"role": "user", "content": "Say hi."}]);
+    let (status, body) = send(&url, messages, 1, &grammar).await;
+    assert_eq!(status, 200, "{body}");
+    let content = body["choices"][0]["message"]["content"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        "Thought: ".starts_with(content) || content.starts_with("Thought:"),
+        "{content:?}"
+    );
+}

@@ -1,0 +1,228 @@
+//! The ReAct step grammars, in the classic dialect the default prompt
+//! teaches (see [`PromptBuilder`](crate::PromptBuilder)):
+//!
+//! ```text
+//! Thought: <one line of reasoning>
+//! Action: <an offered tool>
+//! Action Input: <JSON that follows that tool's schema>
+//! ```
+//!
+//! or `Thought: …` then `Final Answer: <text, maybe over several lines>`.
+//! The final-answer branch is always open. The grammar ends after the
+//! Action Input, so the model stops there (the server's stop sequence,
+//! `\nObservation:`, never needs to fire).
+//!
+//! The thought is one line without `:` (so no label can hide in it for
+//! the parser to find mid-line) that starts with a visible character;
+//! the answer starts with one too. Both are bounded
+//! ([`MAX_THOUGHT_CHARS`], [`MAX_ANSWER_CHARS`]).
+
+use agent_core::ToolSpec;
+
+use super::ast::{CharClass, Expr, Grammar, RuleSet};
+use super::bounds::{MAX_ANSWER_CHARS, MAX_THOUGHT_CHARS};
+use super::json::{SchemaCompiler, input_hint};
+
+/// The labels, as the classic prompt writes them.
+const THOUGHT: &str = "Thought: ";
+const ACTION: &str = "Action: ";
+const ACTION_INPUT: &str = "Action Input: ";
+const FINAL_ANSWER: &str = "Final Answer: ";
+
+/// The grammar of one ReAct step with these tools: a thought, then an
+/// action on one of them with input that follows its schema, or the final
+/// answer. With no tools, only the final answer.
+///
+/// ```
+/// use agent_core::ToolSpec;
+/// use agent_text::grammar::react_grammar;
+/// use serde_json::json;
+///
+/// let search = ToolSpec {
+///     name: "search".into(),
+///     description: "Look things up.".into(),
+///     parameters: json!({
+///         "type": "object",
+///         "properties": {"query": {"type": "string"}},
+///         "required": ["query"],
+///         "additionalProperties": false
+///     }),
+/// };
+/// let grammar = react_grammar(&[search]);
+/// assert!(grammar.matches("Thought: look it up\nAction: search\nAction Input: {\"query\":\"x\"}"));
+/// assert!(grammar.matches("Thought: done\nFinal Answer: x"));
+/// assert!(!grammar.matches("Thought: hm\nAction: fetch\nAction Input: {}"));
+/// assert!(grammar.to_gbnf().starts_with("root ::= \"Thought: \" thought \"\\n\" "));
+/// ```
+pub fn react_grammar(tools: &[ToolSpec]) -> Grammar {
+    let mut rules = RuleSet::new();
+    let thought = thought(&mut rules);
+    let answer = answer(&mut rules);
+    let mut seen: Vec<&str> = Vec::new();
+    let mut calls = Vec::new();
+    for tool in tools {
+        if seen.contains(&tool.name.as_str()) {
+            continue;
+        }
+        seen.push(&tool.name);
+        let input =
+            SchemaCompiler::new(&mut rules).value(&tool.parameters, &input_hint(&tool.name));
+        calls.push(Expr::seq([
+            Expr::lit(tool.name.as_str()),
+            Expr::lit("\n"),
+            Expr::lit(ACTION_INPUT),
+            input,
+        ]));
+    }
+    let finish = Expr::seq([Expr::lit(FINAL_ANSWER), answer]);
+    let next = if calls.is_empty() {
+        finish
+    } else {
+        let action = rules.define("action", Expr::alt(calls));
+        Expr::alt([Expr::seq([Expr::lit(ACTION), action]), finish])
+    };
+    let root = Expr::seq([Expr::lit(THOUGHT), thought, Expr::lit("\n"), next]);
+    rules.finish(root)
+}
+
+/// The grammar of a forced answer turn: maybe a thought, then the final
+/// answer.
+///
+/// ```
+/// use agent_text::grammar::final_grammar;
+///
+/// let grammar = final_grammar();
+/// assert!(grammar.matches("Thought: I know it.\nFinal Answer: 42"));
+/// assert!(grammar.matches("Final Answer: 42\nbecause of the two lines above"));
+/// assert!(!grammar.matches("Thought: more\nAction: search\nAction Input: {}"));
+/// ```
+pub fn final_grammar() -> Grammar {
+    let mut rules = RuleSet::new();
+    let thought = thought(&mut rules);
+    let answer = answer(&mut rules);
+    let root = Expr::seq([
+        Expr::opt(Expr::seq([Expr::lit(THOUGHT), thought, Expr::lit("\n")])),
+        Expr::lit(FINAL_ANSWER),
+        answer,
+    ]);
+    rules.finish(root)
+}
+
+/// One line of reasoning: no colon, starting with a visible character.
+fn thought(rules: &mut RuleSet) -> Expr {
+    let line = [('\n', '\n'), ('\r', '\r'), (':', ':'), ('：', '：')];
+    let first = [(' ', ' '), ('\t', '\t')].into_iter().chain(line);
+    rules.shared("thought", |_| {
+        Expr::seq([
+            Expr::class(CharClass::not(first)),
+            Expr::repeat(
+                Expr::class(CharClass::not(line)),
+                0,
+                Some(MAX_THOUGHT_CHARS - 1),
+            ),
+        ])
+    })
+}
+
+/// Free text, maybe over several lines, starting with a visible character.
+fn answer(rules: &mut RuleSet) -> Expr {
+    let blank = [(' ', ' '), ('\t', '\t'), ('\n', '\n'), ('\r', '\r')];
+    rules.shared("answer", |_| {
+        Expr::seq([
+            Expr::class(CharClass::not(std::iter::once(('\0', '\0')).chain(blank))),
+            Expr::repeat(
+                Expr::class(CharClass::not([('\0', '\0')])),
+                0,
+                Some(MAX_ANSWER_CHARS - 1),
+            ),
+        ])
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::PromptBuilder;
+    use crate::prompt::Dialect;
+    use serde_json::json;
+
+    fn tool(name: &str) -> ToolSpec {
+        ToolSpec {
+            name: name.into(),
+            description: "A tool.".into(),
+            parameters: json!({
+                "type": "object",
+                "properties": {"query": {"type": "string"}},
+                "required": ["query"],
+                "additionalProperties": false
+            }),
+        }
+    }
+
+    /// The step the default prompt shows as its example is in the grammar,
+    /// and so are the endings it teaches.
+    #[test]
+    fn the_prompt_exemplar_and_endings_are_in_the_grammar() {
+        let tools = [tool("search")];
+        let prompt = PromptBuilder::new(Dialect::Classic).system(&tools);
+        let example = prompt
+            .split("Example:\n")
+            .nth(1)
+            .and_then(|rest| rest.split("\n\n").next())
+            .unwrap_or_default();
+        assert!(example.starts_with("Thought: "), "{prompt}");
+        let grammar = react_grammar(&tools);
+        assert!(grammar.matches(example), "{example}");
+        assert!(grammar.matches("Thought: I know the answer.\nFinal Answer: the answer"));
+        assert!(grammar.matches(
+            "Thought: I know the answer.\nFinal Answer: I cannot answer this with the tools I have."
+        ));
+        assert!(prompt.contains("\nAction Input: "));
+    }
+
+    #[test]
+    fn thoughts_are_one_line_without_labels() {
+        let grammar = react_grammar(&[tool("search")]);
+        let finish = |thought: &str| format!("Thought: {thought}\nFinal Answer: x");
+        assert!(grammar.matches(&finish("plain words, numbers 1.5 and é")));
+        assert!(!grammar.matches(&finish("two\nlines")));
+        assert!(!grammar.matches(&finish("sneaky Action: search")));
+        assert!(!grammar.matches(&finish(" leading space")));
+        assert!(!grammar.matches(&finish("")));
+        assert!(!grammar.matches(&finish(&"a".repeat(MAX_THOUGHT_CHARS as usize + 1))));
+        assert!(grammar.matches(&finish(&"a".repeat(MAX_THOUGHT_CHARS as usize))));
+        assert!(
+            !grammar.matches("Final Answer: x"),
+            "the thought is required"
+        );
+    }
+
+    #[test]
+    fn answers_span_lines_and_are_bounded() {
+        let grammar = final_grammar();
+        assert!(grammar.matches("Final Answer: a\n\nb"));
+        assert!(!grammar.matches("Final Answer: "));
+        assert!(!grammar.matches("Final Answer: \nx"));
+        let long = "a".repeat(MAX_ANSWER_CHARS as usize);
+        assert!(grammar.matches(&format!("Final Answer: {long}")));
+        assert!(!grammar.matches(&format!("Final Answer: {long}b")));
+    }
+
+    #[test]
+    fn no_tools_leaves_only_the_answer_and_duplicates_count_once() {
+        let grammar = react_grammar(&[]);
+        assert!(grammar.matches("Thought: t\nFinal Answer: x"));
+        assert!(!grammar.to_gbnf().contains("Action"));
+        let twice = react_grammar(&[tool("search"), tool("search")]);
+        assert_eq!(twice, react_grammar(&[tool("search")]));
+    }
+
+    #[test]
+    fn nothing_may_follow_the_action_input() {
+        let grammar = react_grammar(&[tool("search")]);
+        let step = "Thought: t\nAction: search\nAction Input: {\"query\":\"x\"}";
+        assert!(grammar.matches(step));
+        assert!(!grammar.matches(&format!("{step}\nObservation: y")));
+        assert!(!grammar.matches(&format!("{step}\n")));
+    }
+}
