@@ -54,6 +54,12 @@ pub enum Event {
         /// How long the call took.
         duration_ms: u64,
     },
+    /// Something the user should know about the run that is not an error
+    /// (e.g. a server that ignores grammars, so requests go unconstrained).
+    Notice {
+        /// One line.
+        message: String,
+    },
     /// The model's reasoning for this turn.
     Thought {
         /// The text.

@@ -168,9 +168,11 @@ pub struct CompletionRequest {
     /// Sampling temperature.
     #[serde(default)]
     pub temperature: Option<f32>,
-    /// Grammar-constrained decoding, when the transport asks for it.
+    /// Grammar-constrained decoding, when the transport asks for it (the
+    /// provider sends it in its server's dialect, or not at all). Shared:
+    /// one run's requests carry the same constraint.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub constraint: Option<Constraint>,
+    pub constraint: Option<Arc<Constraint>>,
 }
 
 impl CompletionRequest {
@@ -271,6 +273,14 @@ pub enum FinishReason {
 /// One model turn.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Completion {
+    /// The request's constraint was sent to the server (grammar-constrained
+    /// decoding took place).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub constrained: bool,
+    /// What the provider wants the user to know about this turn (e.g. that
+    /// the server refused a grammar and the request went unconstrained).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notices: Vec<String>,
     /// Generated text (may be empty when the turn is only tool calls).
     #[serde(default)]
     pub text: String,

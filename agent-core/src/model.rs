@@ -110,6 +110,13 @@ pub enum StreamDelta {
         /// The reason.
         reason: FinishReason,
     },
+    /// The request's constraint was sent to the server.
+    Constrained,
+    /// Something the provider wants the user to know about this turn.
+    Notice {
+        /// One line.
+        message: String,
+    },
 }
 
 /// A stream of deltas for one turn.
@@ -165,6 +172,12 @@ impl<T: Complete + ?Sized> Complete for std::sync::Arc<T> {
 /// Splits a finished completion into the deltas a stream would carry.
 pub fn completion_to_deltas(completion: Completion) -> Vec<StreamDelta> {
     let mut deltas = Vec::with_capacity(completion.tool_calls.len() + 3);
+    if completion.constrained {
+        deltas.push(StreamDelta::Constrained);
+    }
+    for message in completion.notices {
+        deltas.push(StreamDelta::Notice { message });
+    }
     if !completion.text.is_empty() {
         deltas.push(StreamDelta::Text {
             text: completion.text,
@@ -203,6 +216,8 @@ struct PartialCall {
 /// string so the tool gateway can report them to the model.
 #[derive(Debug, Default)]
 pub struct CompletionAccumulator {
+    constrained: bool,
+    notices: Vec<String>,
     text: String,
     calls: BTreeMap<usize, PartialCall>,
     usage: Option<Usage>,
@@ -236,6 +251,8 @@ impl CompletionAccumulator {
             }
             StreamDelta::Usage { usage } => self.usage = Some(usage),
             StreamDelta::Finish { reason } => self.finish_reason = Some(reason),
+            StreamDelta::Constrained => self.constrained = true,
+            StreamDelta::Notice { message } => self.notices.push(message),
         }
     }
 
@@ -270,6 +287,8 @@ impl CompletionAccumulator {
             })
             .collect();
         Completion {
+            constrained: self.constrained,
+            notices: self.notices,
             text: self.text,
             tool_calls,
             usage: self.usage,

@@ -225,6 +225,8 @@ pub(crate) fn parse_response(body: &Value) -> Result<Completion, ModelError> {
         })
         .unwrap_or_default();
     Ok(Completion {
+        constrained: false,
+        notices: Vec::new(),
         text,
         tool_calls: calls,
         usage: usage(body),

@@ -120,6 +120,12 @@ impl Agent {
         let now = now_ms();
         match result {
             Interrupted::Finished(Ok(Ok(completion))) => {
+                for notice in &completion.notices {
+                    tracing::info!(notice = %notice, "model request");
+                    emitter.emit(|| Event::Notice {
+                        message: notice.clone(),
+                    });
+                }
                 emitter.emit(|| Event::ModelResponded {
                     step: step_no,
                     completion: completion.clone(),
