@@ -1,7 +1,9 @@
 //! [`RetryService`]: the HTTP layer under async-openai's client. It retries
 //! HTTP 429 and 5xx with exponential backoff and jitter, honours
-//! `Retry-After` (seconds or an HTTP date), and stops after the retry
-//! budget, handing the last response to the client to become a typed error.
+//! `Retry-After` (seconds or an HTTP date), retries transport failures
+//! before any response (refused, reset, closed unanswered; not a timeout),
+//! and stops after the retry budget, handing the last response (or
+//! failure) to the client to become a typed error.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -107,6 +109,13 @@ fn httpdate_to_unix(s: &str) -> Option<u64> {
     Some(days * 86_400 + h * 3600 + m * 60 + sec)
 }
 
+/// Whether another attempt may get past `error`: a failure before any
+/// response (the connection refused, reset or closed unanswered). A
+/// timeout is not retried: that attempt had its whole time limit.
+fn retryable(error: &reqwest::Error) -> bool {
+    !error.is_timeout() && (error.is_connect() || error.is_request())
+}
+
 /// The tower service async-openai's client sends requests through.
 #[derive(Clone, Debug)]
 pub struct RetryService {
@@ -139,10 +148,23 @@ impl tower::Service<HttpRequestFactory> for RetryService {
             let mut attempt = 0;
             loop {
                 let request = factory.build().await?;
-                let response = client
-                    .execute(request)
-                    .await
-                    .map_err(OpenAIError::Reqwest)?;
+                let response = match client.execute(request).await {
+                    Ok(response) => response,
+                    Err(error) if attempt < policy.max_retries && retryable(&error) => {
+                        let delay = policy.delay(attempt, None);
+                        // Quietly: the final failure, if any, is reported once.
+                        tracing::debug!(
+                            error = %error,
+                            attempt = attempt + 1,
+                            delay_ms = delay.as_millis() as u64,
+                            "model server not reached, retrying"
+                        );
+                        tokio::time::sleep(delay).await;
+                        attempt += 1;
+                        continue;
+                    }
+                    Err(error) => return Err(OpenAIError::Reqwest(error)),
+                };
                 let status = response.status();
                 let retryable = status.as_u16() == 429 || status.is_server_error();
                 if !retryable || attempt >= policy.max_retries {

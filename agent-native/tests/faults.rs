@@ -645,6 +645,19 @@ async fn a_stream_cut_before_done_after_a_tool_round_keeps_the_round() {
 }
 
 #[tokio::test]
+async fn a_connection_closed_before_any_answer_is_retried() {
+    matrix(
+        Fault::new(
+            "closed unanswered then an answer",
+            |via, _| vec![Canned::raw(Vec::new()), answer(via, "forty-two")],
+            |_, _| Expect::Answer("forty-two".into()),
+        )
+        .tokens(|_, _| Some(TEXT_TOKENS)),
+    )
+    .await;
+}
+
+#[tokio::test]
 async fn a_refused_connection_is_a_connection_error() {
     let mut fault = Fault::new(
         "refused",
