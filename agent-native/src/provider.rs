@@ -246,6 +246,12 @@ fn map_openai_error(error: OpenAIError, timeout: ModelError) -> ModelError {
             }
         }
         OpenAIError::Reqwest(e) if e.is_timeout() => timeout,
+        // The server answered, but its body broke off (closed mid-body):
+        // what arrived is not a response, and the server was reached.
+        OpenAIError::Reqwest(e) if e.is_body() || e.is_decode() => ModelError::bad_response(
+            format!("the response broke off before its end: {}", error_chain(&e)),
+            String::new(),
+        ),
         OpenAIError::Reqwest(e) if e.is_connect() => ModelError::Connection {
             message: error_chain(&e),
         },

@@ -611,6 +611,27 @@ async fn missing_optional_fields_are_tolerated() {
 // ---- cut streams and closed connections -------------------------------------
 
 #[tokio::test]
+async fn a_reply_cut_mid_body_is_never_taken_for_an_answer() {
+    // The connection closes 40 bytes into the body: mid-JSON, or
+    // mid-stream before any finish reason.
+    matrix(Fault::new(
+        "closed mid-body",
+        |via, _| vec![answer(via, "forty-two, and a long explanation").closed_after(40)],
+        |_, streaming| {
+            Expect::Model(
+                "bad_response",
+                if streaming {
+                    |e| matches!(e, ModelError::BadResponse { message, .. } if message.contains("ended before"))
+                } else {
+                    |e| matches!(e, ModelError::BadResponse { message, .. } if message.contains("broke off"))
+                },
+            )
+        },
+    ))
+    .await;
+}
+
+#[tokio::test]
 async fn a_stream_cut_before_done_after_a_tool_round_keeps_the_round() {
     matrix(
         Fault::new(
