@@ -206,7 +206,13 @@ impl CannedServer {
         let listener = TcpListener::bind("127.0.0.1:0").await?;
         let url = format!("http://{}/v1", listener.local_addr()?);
         let requests = Arc::new(Mutex::new(Vec::new()));
-        let queue = Arc::new(Mutex::new(std::collections::VecDeque::from(responses)));
+        // Each answer as it is, and as the stream a streaming request gets,
+        // made now so that answering takes no time.
+        let responses: std::collections::VecDeque<(Canned, Canned)> = responses
+            .into_iter()
+            .map(|canned| (canned.clone(), as_stream(canned)))
+            .collect();
+        let queue = Arc::new(Mutex::new(responses));
         let seen = Arc::clone(&requests);
         tokio::spawn(async move {
             while let Ok((socket, _)) = listener.accept().await {
@@ -231,7 +237,7 @@ impl CannedServer {
     }
 }
 
-type Queue = Arc<Mutex<std::collections::VecDeque<Canned>>>;
+type Queue = Arc<Mutex<std::collections::VecDeque<(Canned, Canned)>>>;
 
 async fn serve(
     mut socket: TcpStream,
@@ -250,13 +256,14 @@ async fn serve(
             seen.push(request);
         }
         let next = queue.lock().ok().and_then(|mut q| q.pop_front());
-        let next = next.unwrap_or_else(|| {
-            Canned::status(
+        let next = match next {
+            Some((_, stream)) if wants_stream => stream,
+            Some((whole, _)) => whole,
+            None => Canned::status(
                 500,
                 "{\"error\":{\"message\":\"no more canned responses\"}}",
-            )
-        });
-        let next = if wants_stream { as_stream(next) } else { next };
+            ),
+        };
         match next {
             Canned::Body {
                 status,
