@@ -14,6 +14,7 @@
 mod content_calls;
 mod provider;
 mod retry;
+mod sse;
 mod transport;
 mod wire;
 

@@ -3,7 +3,8 @@
 //! `Retry-After` (seconds or an HTTP date), retries transport failures
 //! before any response (refused, reset, closed unanswered; not a timeout),
 //! and stops after the retry budget, handing the last response (or
-//! failure) to the client to become a typed error.
+//! failure) to the client to become a typed error. An event stream is
+//! handed on in whole lines (see `sse`).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -148,6 +149,10 @@ impl tower::Service<HttpRequestFactory> for RetryService {
             let mut attempt = 0;
             loop {
                 let request = factory.build().await?;
+                let streaming = request
+                    .body()
+                    .and_then(reqwest::Body::as_bytes)
+                    .is_some_and(crate::sse::asks_to_stream);
                 let response = match client.execute(request).await {
                     Ok(response) => response,
                     Err(error) if attempt < policy.max_retries && retryable(&error) => {
@@ -168,6 +173,9 @@ impl tower::Service<HttpRequestFactory> for RetryService {
                 let status = response.status();
                 let retryable = status.as_u16() == 429 || status.is_server_error();
                 if !retryable || attempt >= policy.max_retries {
+                    if streaming && status.is_success() {
+                        return Ok(crate::sse::line_aligned(response));
+                    }
                     return Ok(response);
                 }
                 let retry_after = response

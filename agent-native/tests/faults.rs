@@ -767,7 +767,37 @@ async fn tool_calls_without_end_stop_at_the_step_budget() {
     .await;
 }
 
-// ---- non-ASCII text ------------------------------------------------------------
+// ---- 5 MB replies and non-ASCII text ------------------------------------------------
+
+const FIVE_MB: usize = 5 * 1024 * 1024;
+
+fn huge_text() -> String {
+    let unit = "forty-two, zweiundvierzig, 四十二 🎉\n";
+    unit.repeat(FIVE_MB / unit.len() + 1).trim_end().to_string()
+}
+
+#[tokio::test]
+async fn a_5_mb_answer_arrives_whole() {
+    matrix(
+        Fault::new(
+            "5 MB answer",
+            |via, _| vec![answer(via, &huge_text())],
+            |_, _| Expect::Answer(huge_text()),
+        )
+        .tokens(|_, _| Some(TEXT_TOKENS)),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_5_mb_garbage_reply_is_a_bad_response() {
+    matrix(Fault::new(
+        "5 MB garbage",
+        |_, _| vec![Canned::status(200, &"garbage ".repeat(FIVE_MB / 8))],
+        |_, _| Expect::Model("bad_response", any),
+    ))
+    .await;
+}
 
 #[tokio::test]
 async fn a_non_ascii_reply_split_through_its_characters_arrives_whole() {
