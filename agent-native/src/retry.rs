@@ -4,7 +4,8 @@
 //! before any response (refused, reset, closed unanswered; not a timeout),
 //! and stops after the retry budget, handing the last response (or
 //! failure) to the client to become a typed error. An event stream is
-//! handed on in whole lines (see `sse`).
+//! handed on in whole lines (see `sse`), and a client error's body in the
+//! form the client reads, whatever the server wrote.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -14,7 +15,8 @@ use std::time::Duration;
 
 use async_openai::error::OpenAIError;
 use async_openai::middleware::HttpRequestFactory;
-use reqwest::Response;
+use reqwest::header::{CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, HeaderMap, HeaderValue};
+use reqwest::{Response, StatusCode, Version};
 
 /// How retries are spaced and bounded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,6 +119,37 @@ fn retryable(error: &reqwest::Error) -> bool {
     !error.is_timeout() && (error.is_connect() || error.is_request())
 }
 
+/// A client error (4xx) with its body rewritten as the OpenAI error object
+/// async-openai reads, so the status decides the error's kind (401 auth,
+/// 429 rate limit…) whatever the body was: another server's JSON (a
+/// numeric `code`, a top-level `message`), an HTML page, plain text.
+async fn readable_error(response: Response) -> Result<Response, OpenAIError> {
+    let status = response.status();
+    let version = response.version();
+    let mut headers = response.headers().clone();
+    let body = response.bytes().await.map_err(OpenAIError::Reqwest)?;
+    let message = crate::wire::error_message(&body);
+    let body = serde_json::json!({"error": {"message": message}}).to_string();
+    headers.remove(CONTENT_LENGTH);
+    headers.remove(CONTENT_ENCODING);
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    Ok(rebuilt(status, version, headers, reqwest::Body::from(body)))
+}
+
+/// A response with this head and body.
+pub(crate) fn rebuilt(
+    status: StatusCode,
+    version: Version,
+    headers: HeaderMap,
+    body: reqwest::Body,
+) -> Response {
+    let mut response = http::Response::new(body);
+    *response.status_mut() = status;
+    *response.version_mut() = version;
+    *response.headers_mut() = headers;
+    Response::from(response)
+}
+
 /// The tower service async-openai's client sends requests through.
 #[derive(Clone, Debug)]
 pub struct RetryService {
@@ -175,6 +208,9 @@ impl tower::Service<HttpRequestFactory> for RetryService {
                 if !retryable || attempt >= policy.max_retries {
                     if streaming && status.is_success() {
                         return Ok(crate::sse::line_aligned(response));
+                    }
+                    if status.is_client_error() {
+                        return readable_error(response).await;
                     }
                     return Ok(response);
                 }

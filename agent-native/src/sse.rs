@@ -26,11 +26,7 @@ pub(crate) fn line_aligned(response: Response) -> Response {
     let version = response.version();
     let headers = response.headers().clone();
     let body = reqwest::Body::wrap_stream(whole_lines(response.bytes_stream()));
-    let mut aligned = http::Response::new(body);
-    *aligned.status_mut() = status;
-    *aligned.version_mut() = version;
-    *aligned.headers_mut() = headers;
-    Response::from(aligned)
+    crate::retry::rebuilt(status, version, headers, body)
 }
 
 /// Re-cuts `body` so each piece ends right after a line end (`\n` or

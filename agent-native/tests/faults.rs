@@ -373,6 +373,78 @@ async fn unauthorized_is_an_auth_error_at_once() {
 }
 
 #[tokio::test]
+async fn auth_and_rate_limit_errors_are_typed_whatever_the_body() {
+    // llama.cpp's numeric code, a proxy's HTML page, vLLM's top-level
+    // message, Ollama's plain string: the status decides the kind, and
+    // the server's message is kept.
+    matrix(Fault::new(
+        "401 from llama.cpp",
+        |_, _| {
+            vec![Canned::status(
+                401,
+                r#"{"error": {"code": 401, "message": "Invalid API Key", "type": "authentication_error"}}"#,
+            )]
+        },
+        |_, _| {
+            Expect::Model("auth", |e| {
+                matches!(e, ModelError::Auth { message } if message == "Invalid API Key")
+            })
+        },
+    ))
+    .await;
+    matrix(Fault::new(
+        "401 as an HTML page",
+        |_, _| {
+            vec![Canned::status(
+                401,
+                "<html>\n<head><title>401 Authorization Required</title></head>\n<body>nginx</body>\n</html>",
+            )]
+        },
+        |_, _| {
+            Expect::Model("auth", |e| {
+                matches!(e, ModelError::Auth { message } if message.contains("401 Authorization Required") && !message.contains('\n'))
+            })
+        },
+    ))
+    .await;
+    matrix(Fault::new(
+        "403 from vLLM",
+        |_, _| {
+            vec![Canned::status(
+                403,
+                r#"{"object": "error", "message": "Forbidden: bad key", "type": "PermissionError", "param": null, "code": 403}"#,
+            )]
+        },
+        |_, _| {
+            Expect::Model("auth", |e| {
+                matches!(e, ModelError::Auth { message } if message == "Forbidden: bad key")
+            })
+        },
+    ))
+    .await;
+    matrix(Fault::new(
+        "429 as plain text x3",
+        |_, _| vec![Canned::status(429, "Too Many Requests: slow down").header("retry-after", "0"); 3],
+        |_, _| {
+            Expect::Model("rate_limited", |e| {
+                matches!(e, ModelError::RateLimited { message, .. } if message == "Too Many Requests: slow down")
+            })
+        },
+    ))
+    .await;
+    matrix(Fault::new(
+        "400 from Ollama",
+        |_, _| vec![Canned::status(400, r#"{"error": "model 'test-model' not found"}"#)],
+        |_, _| {
+            Expect::Model("rejected", |e| {
+                matches!(e, ModelError::Rejected { status: 400, message } if message == "model 'test-model' not found")
+            })
+        },
+    ))
+    .await;
+}
+
+#[tokio::test]
 async fn a_bad_request_is_rejected_not_retried() {
     matrix(Fault::new(
         "400",
