@@ -119,20 +119,27 @@ fn retryable(error: &reqwest::Error) -> bool {
     !error.is_timeout() && (error.is_connect() || error.is_request())
 }
 
-/// A client error (4xx) with its body rewritten as the OpenAI error object
-/// async-openai reads, so the status decides the error's kind (401 auth,
-/// 429 rate limit…) whatever the body was: another server's JSON (a
-/// numeric `code`, a top-level `message`), an HTML page, plain text.
+/// An error response with its body rewritten as the client reads it best,
+/// so the status decides the error's kind (401 auth, 429 rate limit…)
+/// whatever the body was (another server's JSON with a numeric `code` or
+/// a top-level `message`, an HTML page, plain text), and the message is
+/// the server's own, on one line: a 4xx as the OpenAI error object, a 5xx
+/// (whose body the client keeps as text) as the message alone.
 async fn readable_error(response: Response) -> Result<Response, OpenAIError> {
     let status = response.status();
     let version = response.version();
     let mut headers = response.headers().clone();
     let body = response.bytes().await.map_err(OpenAIError::Reqwest)?;
     let message = crate::wire::error_message(&body);
-    let body = serde_json::json!({"error": {"message": message}}).to_string();
+    let (body, content_type) = if status.is_server_error() {
+        (message, "text/plain; charset=utf-8")
+    } else {
+        let error = serde_json::json!({"error": {"message": message}});
+        (error.to_string(), "application/json")
+    };
     headers.remove(CONTENT_LENGTH);
     headers.remove(CONTENT_ENCODING);
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
     Ok(rebuilt(status, version, headers, reqwest::Body::from(body)))
 }
 
@@ -209,7 +216,7 @@ impl tower::Service<HttpRequestFactory> for RetryService {
                     if streaming && status.is_success() {
                         return Ok(crate::sse::line_aligned(response));
                     }
-                    if status.is_client_error() {
+                    if status.is_client_error() || status.is_server_error() {
                         return readable_error(response).await;
                     }
                     return Ok(response);

@@ -330,13 +330,20 @@ async fn server_errors_past_the_retries_after_a_tool_round() {
         Fault::new(
             "a tool round then 502 x3",
             |via, _| {
-                let mut script = vec![act(via, r#"{"expression": "6*7"}"#)];
-                script.extend(vec![Canned::status(502, "bad gateway"); 3]);
-                script
+                vec![
+                    act(via, r#"{"expression": "6*7"}"#),
+                    Canned::status(502, "bad gateway"),
+                    Canned::status(502, "<html><body>\n<h1>502 Bad Gateway</h1>\n</body></html>"),
+                    Canned::status(
+                        502,
+                        r#"{"error": {"message": "upstream timed out", "code": 502}}"#,
+                    ),
+                ]
             },
             |_, _| {
+                // The last answer's message, as the server put it.
                 Expect::Model("server", |e| {
-                    matches!(e, ModelError::Server { status: 502, message } if message == "bad gateway")
+                    matches!(e, ModelError::Server { status: 502, message } if message == "upstream timed out")
                 })
             },
         )
