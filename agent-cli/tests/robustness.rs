@@ -375,6 +375,35 @@ async fn kill_9_never_tears_a_trace_line_but_the_last() {
     }
 }
 
+// ---- a trace that cannot be written ----------------------------------------------------
+
+#[tokio::test]
+async fn a_trace_that_cannot_be_written_is_reported_and_the_answer_still_printed() {
+    let server = CannedServer::start(vec![Canned::text("Thought: easy.\nFinal Answer: 42")])
+        .await
+        .unwrap();
+    let mut command = agent();
+    command.args([
+        "run",
+        "What is 6*7?",
+        "--quiet",
+        "--base-url",
+        server.url(),
+        "--model",
+        "m",
+        "--trace",
+        "/dev/full",
+    ]);
+    let out = output(command).await;
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "42\n");
+    let line = one_line(&out);
+    assert!(
+        line.starts_with("error: the trace is incomplete: trace file /dev/full:"),
+        "{line}"
+    );
+}
+
 // ---- a hung server -------------------------------------------------------------------------
 
 #[tokio::test]
