@@ -4,8 +4,9 @@
 //! before any response (refused, reset, closed unanswered; not a timeout),
 //! and stops after the retry budget, handing the last response (or
 //! failure) to the client to become a typed error. An event stream is
-//! handed on in whole lines (see `sse`), and a client error's body in the
-//! form the client reads, whatever the server wrote.
+//! handed on in whole lines (see `sse`), a whole body once it is known to
+//! be JSON, and an error's body in the form the client reads, whatever
+//! the server wrote.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -143,6 +144,21 @@ async fn readable_error(response: Response) -> Result<Response, OpenAIError> {
     Ok(rebuilt(status, version, headers, reqwest::Body::from(body)))
 }
 
+/// A successful response whose body is checked to be JSON here: one that
+/// is not becomes the client's JSON error with the body kept, without the
+/// client logging the whole body (5 MB of garbage, say) at error level.
+async fn checked_json(response: Response) -> Result<Response, OpenAIError> {
+    let status = response.status();
+    let version = response.version();
+    let headers = response.headers().clone();
+    let body = response.bytes().await.map_err(OpenAIError::Reqwest)?;
+    if let Err(error) = serde_json::from_slice::<serde::de::IgnoredAny>(&body) {
+        let raw = String::from_utf8_lossy(&body).into_owned();
+        return Err(OpenAIError::JSONDeserialize(error, raw));
+    }
+    Ok(rebuilt(status, version, headers, reqwest::Body::from(body)))
+}
+
 /// A response with this head and body.
 pub(crate) fn rebuilt(
     status: StatusCode,
@@ -215,6 +231,9 @@ impl tower::Service<HttpRequestFactory> for RetryService {
                 if !retryable || attempt >= policy.max_retries {
                     if streaming && status.is_success() {
                         return Ok(crate::sse::line_aligned(response));
+                    }
+                    if status.is_success() {
+                        return checked_json(response).await;
                     }
                     if status.is_client_error() || status.is_server_error() {
                         return readable_error(response).await;
