@@ -505,3 +505,53 @@ async fn chat_keeps_the_previous_tools_after_a_rejected_tools_command() {
         .collect();
     assert_eq!(names, ["calculator"]);
 }
+
+// ---- model failures ------------------------------------------------------------------------
+
+#[tokio::test]
+async fn a_model_failure_is_one_line_and_exit_4() {
+    // (what the server says, the line without streaming, the line streaming)
+    let cases: Vec<(Canned, &str, &str)> = vec![
+        (
+            Canned::status(200, "{\"choices\": [garbage"),
+            "error: bad response from the model: the response is not valid JSON",
+            "error: bad response from the model: the stream ended before the model finished its turn",
+        ),
+        (
+            Canned::status(
+                401,
+                "<html>\n<title>401 Authorization Required</title>\n</html>",
+            ),
+            "error: authentication failed: <html> <title>401 Authorization Required</title> </html>",
+            "error: authentication failed: <html> <title>401 Authorization Required</title> </html>",
+        ),
+        (
+            Canned::text("The answer is forty").closed_after(60),
+            "error: bad response from the model: the response broke off before its end",
+            "error: bad response from the model: the stream ended before the model finished its turn",
+        ),
+    ];
+    for (canned, whole, streamed) in cases {
+        for stream in [false, true] {
+            let server = CannedServer::start(vec![canned.clone()]).await.unwrap();
+            let mut command = agent();
+            command.args([
+                "run",
+                "What is 6*7?",
+                "--quiet",
+                "--base-url",
+                server.url(),
+                "--model",
+                "m",
+            ]);
+            if !stream {
+                command.arg("--no-stream");
+            }
+            let out = output(command).await;
+            assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
+            let line = one_line(&out);
+            let expected = if stream { streamed } else { whole };
+            assert!(line.starts_with(expected), "stream {stream}: {line}");
+        }
+    }
+}
