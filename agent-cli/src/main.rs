@@ -25,7 +25,7 @@ const CRASH: u8 = 101;
 /// for retries, `AGENT_LOG=debug` for caught panics).
 fn install_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_env("AGENT_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error,async_openai=off"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

@@ -55,7 +55,9 @@ pub(crate) fn model(
             "the API key from {} is not valid: {reason}",
             api_key_source()
         )),
-        ProviderError::InvalidBaseUrl { .. } => CliError::Usage(format!("--base-url: {e}")),
+        ProviderError::InvalidBaseUrl { .. } => {
+            CliError::Usage(format!("{e} (from --base-url or OPENAI_BASE_URL)"))
+        }
         other => CliError::Usage(other.to_string()),
     })
 }

@@ -51,6 +51,7 @@ pub struct ScriptedModel {
     script: Mutex<VecDeque<Scripted>>,
     requests: Mutex<Vec<CompletionRequest>>,
     chunk_chars: Option<usize>,
+    split_points: Option<Vec<usize>>,
     chunk_delay: Option<Duration>,
     chunks_sent: Arc<AtomicUsize>,
     record: bool,
@@ -110,6 +111,31 @@ impl ScriptedModel {
         self
     }
 
+    /// Streams text, and each tool call's arguments, cut at these character
+    /// offsets (offsets past the end are ignored): `split_at(vec![3])`
+    /// streams `"añb€c"` as `"añb"` and `"€c"`. Overrides
+    /// [`chunked`](Self::chunked).
+    ///
+    /// ```
+    /// use agent_core::testing::ScriptedModel;
+    /// use agent_core::Complete;
+    /// use agent_core::model::StreamDelta;
+    /// use futures::StreamExt;
+    /// # let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    /// # rt.block_on(async {
+    /// let model = ScriptedModel::new().text("añb€c").split_at(vec![3]);
+    /// let req = agent_core::CompletionRequest::new(vec![]);
+    /// let pieces: Vec<String> = model.stream(&req).await.unwrap()
+    ///     .filter_map(|d| async move { match d { Ok(StreamDelta::Text { text }) => Some(text), _ => None } })
+    ///     .collect().await;
+    /// assert_eq!(pieces, ["añb", "€c"]);
+    /// # });
+    /// ```
+    pub fn split_at(mut self, offsets: Vec<usize>) -> Self {
+        self.split_points = Some(offsets);
+        self
+    }
+
     /// Waits this long before each streamed chunk.
     pub fn chunk_delay(mut self, delay: Duration) -> Self {
         self.chunk_delay = Some(delay);
@@ -135,6 +161,43 @@ impl ScriptedModel {
     /// Stream chunks handed out so far.
     pub fn chunks_sent(&self) -> usize {
         self.chunks_sent.load(Ordering::SeqCst)
+    }
+
+    /// Whether streamed text is cut into pieces.
+    fn splits(&self) -> bool {
+        self.split_points.is_some() || self.chunk_chars.is_some()
+    }
+
+    /// `text` cut at the split points, or in chunks of `chunk_chars`
+    /// characters (never an empty piece, and one piece at least).
+    fn pieces(&self, text: &str) -> Vec<String> {
+        let chars: Vec<char> = text.chars().collect();
+        let mut pieces: Vec<String> = match (&self.split_points, self.chunk_chars) {
+            (Some(points), _) => {
+                let mut cuts: Vec<usize> = points
+                    .iter()
+                    .copied()
+                    .filter(|&p| p > 0 && p < chars.len())
+                    .collect();
+                cuts.sort_unstable();
+                cuts.dedup();
+                cuts.push(chars.len());
+                let mut start = 0;
+                cuts.into_iter()
+                    .map(|cut| {
+                        let piece = chars[start..cut].iter().collect();
+                        start = cut;
+                        piece
+                    })
+                    .collect()
+            }
+            (None, Some(n)) => chars.chunks(n).map(|c| c.iter().collect()).collect(),
+            (None, None) => vec![text.to_string()],
+        };
+        if pieces.is_empty() {
+            pieces.push(String::new());
+        }
+        pieces
     }
 
     async fn next(&self, request: &CompletionRequest) -> Result<Completion, ModelError> {
@@ -170,35 +233,32 @@ impl Complete for ScriptedModel {
         let completion = self.next(request).await?;
         let mut deltas = Vec::new();
         for delta in completion_to_deltas(completion) {
-            match (delta, self.chunk_chars) {
-                (StreamDelta::Text { text }, Some(n)) => {
-                    let chars: Vec<char> = text.chars().collect();
-                    deltas.extend(chars.chunks(n).map(|c| StreamDelta::Text {
-                        text: c.iter().collect(),
-                    }));
+            match delta {
+                StreamDelta::Text { text } if self.splits() => {
+                    deltas.extend(
+                        self.pieces(&text)
+                            .into_iter()
+                            .map(|text| StreamDelta::Text { text }),
+                    );
                 }
-                (
-                    StreamDelta::ToolCall {
-                        index,
-                        id,
-                        name,
-                        arguments,
-                    },
-                    Some(n),
-                ) => {
-                    let chars: Vec<char> = arguments.chars().collect();
+                StreamDelta::ToolCall {
+                    index,
+                    id,
+                    name,
+                    arguments,
+                } if self.splits() => {
                     let mut first = Some((id, name));
-                    for piece in chars.chunks(n) {
+                    for piece in self.pieces(&arguments) {
                         let (id, name) = first.take().unwrap_or((None, None));
                         deltas.push(StreamDelta::ToolCall {
                             index,
                             id,
                             name,
-                            arguments: piece.iter().collect(),
+                            arguments: piece,
                         });
                     }
                 }
-                (delta, _) => deltas.push(delta),
+                delta => deltas.push(delta),
             }
         }
         let counter = Arc::clone(&self.chunks_sent);

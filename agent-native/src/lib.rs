@@ -15,6 +15,7 @@
 mod content_calls;
 mod provider;
 mod retry;
+mod sse;
 mod transport;
 mod wire;
 

@@ -1,7 +1,7 @@
 //! [`OpenAiCompatible`]: a [`Complete`] for any OpenAI-compatible chat
 //! endpoint (OpenAI, llama.cpp's `llama-server`, Ollama, vLLM), built on
 //! async-openai's client with JSON in and out (so servers that are not
-//! fully compliant are read tolerantly), our [`RetryService`] underneath,
+//! fully compliant are read tolerantly), our retry layer underneath,
 //! request timeouts, and typed [`ModelError`]s.
 
 use std::sync::Arc;
@@ -266,6 +266,12 @@ fn map_openai_error(
             }
         }
         OpenAIError::Reqwest(e) if e.is_timeout() => timeout,
+        // The server answered, but its body broke off (closed mid-body):
+        // what arrived is not a response, and the server was reached.
+        OpenAIError::Reqwest(e) if e.is_body() || e.is_decode() => ModelError::bad_response(
+            format!("the response broke off before its end: {}", error_chain(&e)),
+            String::new(),
+        ),
         OpenAIError::Reqwest(e) if e.is_connect() => ModelError::Connection {
             message: error_chain(&e),
         },

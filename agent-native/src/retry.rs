@@ -1,10 +1,14 @@
 //! Retries, under async-openai's client. The backoff (exponential, with
 //! jitter, bounded) is `backon`'s; what is ours is the rule: HTTP 429 and
 //! 5xx are retried, and so are transport failures (connection refused or
-//! reset, closed before the response, a busy local server dropping it),
-//! honouring `Retry-After` when the server sends it. After the last retry
-//! the last response goes to the client to become a typed error, and the
-//! `Retry-After` it carried is kept for that error.
+//! reset, closed before the response, a busy local server dropping it;
+//! not a timeout), honouring `Retry-After` when the server sends it. After
+//! the last retry the last response goes to the client to become a typed
+//! error, and the `Retry-After` it carried is kept for that error.
+//!
+//! The response the client gets is shaped here too: an event stream in
+//! whole lines (see `sse`), a whole body once it is known to be JSON, and
+//! an error's body in the form the client reads, whatever the server wrote.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -15,7 +19,8 @@ use std::time::Duration;
 use async_openai::error::OpenAIError;
 use async_openai::middleware::HttpRequestFactory;
 use backon::{ExponentialBuilder, Retryable};
-use reqwest::Response;
+use reqwest::header::{CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, HeaderMap, HeaderValue};
+use reqwest::{Response, StatusCode, Version};
 
 /// How retries are spaced and bounded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,6 +103,74 @@ fn is_transport_failure(error: &reqwest::Error) -> bool {
     !error.is_timeout() && (error.is_connect() || error.is_request())
 }
 
+/// An error response with its body rewritten as the client reads it best,
+/// so the status decides the error's kind (401 auth, 429 rate limit…)
+/// whatever the body was (another server's JSON with a numeric `code` or
+/// a top-level `message`, an HTML page, plain text), and the message is
+/// the server's own, on one line: a 4xx as the OpenAI error object, a 5xx
+/// (whose body the client keeps as text) as the message alone.
+async fn readable_error(response: Response) -> Result<Response, OpenAIError> {
+    let status = response.status();
+    let version = response.version();
+    let mut headers = response.headers().clone();
+    let body = response.bytes().await.map_err(OpenAIError::Reqwest)?;
+    let message = crate::wire::error_message(&body);
+    let (body, content_type) = if status.is_server_error() {
+        (message, "text/plain; charset=utf-8")
+    } else {
+        let error = serde_json::json!({"error": {"message": message}});
+        (error.to_string(), "application/json")
+    };
+    headers.remove(CONTENT_LENGTH);
+    headers.remove(CONTENT_ENCODING);
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    Ok(rebuilt(status, version, headers, reqwest::Body::from(body)))
+}
+
+/// A successful response whose body is checked to be JSON here: one that
+/// is not becomes the client's JSON error with the body kept, without the
+/// client logging the whole body (5 MB of garbage, say) at error level.
+async fn checked_json(response: Response) -> Result<Response, OpenAIError> {
+    let status = response.status();
+    let version = response.version();
+    let headers = response.headers().clone();
+    let body = response.bytes().await.map_err(OpenAIError::Reqwest)?;
+    if let Err(error) = serde_json::from_slice::<serde::de::IgnoredAny>(&body) {
+        let raw = String::from_utf8_lossy(&body).into_owned();
+        return Err(OpenAIError::JSONDeserialize(error, raw));
+    }
+    Ok(rebuilt(status, version, headers, reqwest::Body::from(body)))
+}
+
+/// A response with this head and body.
+pub(crate) fn rebuilt(
+    status: StatusCode,
+    version: Version,
+    headers: HeaderMap,
+    body: reqwest::Body,
+) -> Response {
+    let mut response = http::Response::new(body);
+    *response.status_mut() = status;
+    *response.version_mut() = version;
+    *response.headers_mut() = headers;
+    Response::from(response)
+}
+
+/// The final response as the client should get it.
+async fn shaped(response: Response, streaming: bool) -> Result<Response, OpenAIError> {
+    let status = response.status();
+    if streaming && status.is_success() {
+        return Ok(crate::sse::line_aligned(response));
+    }
+    if status.is_success() {
+        return checked_json(response).await;
+    }
+    if status.is_client_error() || status.is_server_error() {
+        return readable_error(response).await;
+    }
+    Ok(response)
+}
+
 /// Where the `Retry-After` of an exhausted 429 is left for the error.
 pub(crate) type RetryAfterSlot = Arc<Mutex<Option<Duration>>>;
 
@@ -141,8 +214,14 @@ impl tower::Service<HttpRequestFactory> for RetryService {
         let policy = self.policy;
         let slot = Arc::clone(&self.retry_after);
         Box::pin(async move {
+            let streaming = std::sync::atomic::AtomicBool::new(false);
             let attempt = || async {
                 let request = factory.build().await.map_err(Failure::Final)?;
+                let asks_to_stream = request
+                    .body()
+                    .and_then(reqwest::Body::as_bytes)
+                    .is_some_and(crate::sse::asks_to_stream);
+                streaming.store(asks_to_stream, std::sync::atomic::Ordering::Relaxed);
                 let response = match client.execute(request).await {
                     Ok(response) => response,
                     Err(e) if is_transport_failure(&e) => return Err(Failure::Transport(e)),
@@ -173,22 +252,24 @@ impl tower::Service<HttpRequestFactory> for RetryService {
                     } => next.map(|_| (*wait).min(policy.max_delay)),
                     _ => next,
                 })
+                // Quietly: the final failure, if any, is reported once.
                 .notify(|failure, delay| match failure {
-                    Failure::Status { response, .. } => tracing::warn!(
+                    Failure::Status { response, .. } => tracing::debug!(
                         status = response.status().as_u16(),
                         delay_ms = delay.as_millis() as u64,
                         "model server asked to retry"
                     ),
-                    Failure::Transport(error) => tracing::warn!(
+                    Failure::Transport(error) => tracing::debug!(
                         error = %error,
                         delay_ms = delay.as_millis() as u64,
-                        "model server connection failed; retrying"
+                        "model server not reached, retrying"
                     ),
                     Failure::Final(_) => {}
                 })
                 .await;
+            let streaming = streaming.load(std::sync::atomic::Ordering::Relaxed);
             match outcome {
-                Ok(response) => Ok(response),
+                Ok(response) => shaped(response, streaming).await,
                 Err(Failure::Status {
                     response,
                     retry_after,
@@ -196,7 +277,7 @@ impl tower::Service<HttpRequestFactory> for RetryService {
                     if let Ok(mut slot) = slot.lock() {
                         *slot = retry_after;
                     }
-                    Ok(response)
+                    shaped(response, streaming).await
                 }
                 Err(Failure::Transport(error)) => Err(OpenAIError::Reqwest(error)),
                 Err(Failure::Final(error)) => Err(error),

@@ -170,6 +170,39 @@ fn arguments_text(function: &Value) -> String {
     }
 }
 
+/// How much of an error body that is not JSON becomes the message.
+const ERROR_TEXT_CHARS: usize = 300;
+
+/// The message of an error response's body, wherever the server put it:
+/// OpenAI's `{"error": {"message": …}}` (with any `code`, llama.cpp's is a
+/// number), `{"error": "…"}` (Ollama), a top-level `message` (vLLM) or
+/// `detail` (FastAPI), or else the body's text (a proxy's HTML page,
+/// plain text) on one line, cut at 300 characters.
+pub(crate) fn error_message(body: &[u8]) -> String {
+    if let Ok(value) = serde_json::from_slice::<Value>(body) {
+        let found = [
+            value.pointer("/error/message"),
+            value.get("error"),
+            value.get("message"),
+            value.get("detail"),
+        ]
+        .into_iter()
+        .flatten()
+        .find_map(Value::as_str);
+        if let Some(message) = found {
+            return message.to_string();
+        }
+    }
+    let text = String::from_utf8_lossy(body);
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= ERROR_TEXT_CHARS {
+        flat
+    } else {
+        let cut: String = flat.chars().take(ERROR_TEXT_CHARS).collect();
+        format!("{cut}…")
+    }
+}
+
 /// Reads a non-streamed response. Anything without a usable choice is a
 /// `BadResponse` that keeps the raw body.
 pub(crate) fn parse_response(body: &Value) -> Result<Completion, ModelError> {
@@ -279,6 +312,40 @@ pub(crate) fn chunk_deltas(chunk: &Value) -> Vec<StreamDelta> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn error_messages_wherever_the_server_put_them() {
+        let cases: [(&[u8], &str); 7] = [
+            (
+                br#"{"error": {"message": "Incorrect API key", "code": "invalid_api_key"}}"#,
+                "Incorrect API key",
+            ),
+            (
+                br#"{"error": {"code": 401, "message": "Invalid API Key"}}"#,
+                "Invalid API Key",
+            ),
+            (
+                br#"{"error": "model 'x' not found"}"#,
+                "model 'x' not found",
+            ),
+            (
+                br#"{"object": "error", "message": "Forbidden", "code": 403}"#,
+                "Forbidden",
+            ),
+            (br#"{"detail": "Not authenticated"}"#, "Not authenticated"),
+            (
+                b"<html>\n  <title>401</title>\n</html>\n",
+                "<html> <title>401</title> </html>",
+            ),
+            (b"", ""),
+        ];
+        for (body, message) in cases {
+            assert_eq!(error_message(body), message);
+        }
+        let long = error_message("é ".repeat(1000).as_bytes());
+        assert_eq!(long.chars().count(), 301);
+        assert!(long.ends_with('…'));
+    }
 
     #[test]
     fn tolerant_reading_of_odd_responses() {

@@ -1,14 +1,16 @@
 //! `agent run`: one task to its answer, shown live. Ctrl-C or SIGTERM
 //! cancels cleanly: the outcome is printed and the trace closed with its
-//! stop record. A trace that could not be written is reported.
+//! stop record. A trace that could not be written is reported once, after
+//! the outcome.
 
 use std::io::IsTerminal;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Mutex};
 
 use agent_core::agent::{CancellationToken, RunControl};
+use agent_core::event::EventSink;
 use agent_core::trace::TraceWriter;
-use agent_core::{Agent, Outcome, StopReason, Task};
+use agent_core::{Agent, Event, Outcome, StopReason, Task};
 
 use crate::cli::RunArgs;
 use crate::exit::{CANCELLED, CliError, FAILURE, OK, TERMINATED, for_stop};
@@ -22,9 +24,12 @@ pub(crate) async fn run(args: RunArgs) -> Result<u8, CliError> {
     let trace = match &args.trace {
         Some(path) => {
             let writer = TraceWriter::create(path).map_err(|e| CliError::Failure(e.to_string()))?;
-            let writer = Arc::new(writer);
-            builder = builder.sink(Arc::clone(&writer));
-            Some(writer)
+            let trace = Arc::new(Trace {
+                writer,
+                error: Mutex::new(None),
+            });
+            builder = builder.sink(Arc::clone(&trace));
+            Some(trace)
         }
         None => None,
     };
@@ -48,6 +53,39 @@ pub(crate) async fn run(args: RunArgs) -> Result<u8, CliError> {
         }
     }
     Ok(code)
+}
+
+/// The run's trace. Each event goes to the [`TraceWriter`]; a write that
+/// fails is kept, not logged, so it is reported once, in one line, after
+/// the outcome.
+#[derive(Debug)]
+struct Trace {
+    writer: TraceWriter,
+    error: Mutex<Option<String>>,
+}
+
+impl Trace {
+    /// The first write error, if a write failed (the trace is incomplete).
+    fn error(&self) -> Option<String> {
+        self.error
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone()
+    }
+}
+
+impl EventSink for Trace {
+    fn emit(&self, event: &Event) {
+        if let Err(error) = self.writer.write(event) {
+            let mut first = self
+                .error
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            if first.is_none() {
+                *first = Some(error.to_string());
+            }
+        }
+    }
 }
 
 /// Runs `task`; Ctrl-C or SIGTERM cancels it. Returns the outcome, and the

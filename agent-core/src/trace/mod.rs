@@ -7,7 +7,7 @@ mod replay;
 pub use replay::ReplayModel;
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -150,19 +150,20 @@ impl EventSink for TraceWriter {
 }
 
 /// Reads a whole trace. Blank lines are skipped; a malformed line is an
-/// error naming its line number, except a torn last line (a crash while
-/// writing), which is ignored.
+/// error naming its line number, except a torn last line: the writer puts
+/// each record and its newline down together, so a file that does not end
+/// with a newline was cut while writing its last line (a crash), which is
+/// ignored.
 pub fn read_trace(path: impl AsRef<Path>) -> Result<Vec<TraceRecord>, TraceError> {
     let path = path.as_ref();
     let io = |source| TraceError::Io {
         path: path.to_path_buf(),
         source,
     };
-    let file = File::open(path).map_err(io)?;
-    let lines: Vec<String> = BufReader::new(file)
-        .lines()
-        .collect::<Result<_, _>>()
-        .map_err(io)?;
+    let text = std::fs::read(path).map_err(io)?;
+    let torn = !text.is_empty() && !text.ends_with(b"\n");
+    let text = String::from_utf8_lossy(&text);
+    let lines: Vec<&str> = text.split('\n').collect();
     let last = lines.iter().rposition(|l| !l.trim().is_empty());
     let mut records = Vec::with_capacity(lines.len());
     for (i, line) in lines.iter().enumerate() {
@@ -171,7 +172,7 @@ pub fn read_trace(path: impl AsRef<Path>) -> Result<Vec<TraceRecord>, TraceError
         }
         match serde_json::from_str::<TraceRecord>(line) {
             Ok(record) => records.push(record),
-            Err(_) if Some(i) == last && !line.trim_end().ends_with('}') => {}
+            Err(_) if torn && Some(i) == last => {}
             Err(e) => {
                 return Err(TraceError::Parse {
                     path: path.to_path_buf(),
