@@ -4,7 +4,9 @@
 mod cli;
 mod commands;
 mod exit;
+mod mcp;
 mod setup;
+mod toolbox;
 mod view;
 
 use std::panic::AssertUnwindSafe;
@@ -21,10 +23,12 @@ use crate::exit::CliError;
 const CRASH: u8 = 101;
 
 /// Logs go to stderr through `tracing`: warnings by default, more with
-/// `AGENT_LOG` (e.g. `AGENT_LOG=debug`).
+/// `AGENT_LOG` (e.g. `AGENT_LOG=debug`). By default the MCP SDK (`rmcp`)
+/// is silent: what goes wrong with a server reaches the user as our own
+/// one-line error or as an observation, not twice.
 fn install_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_env("AGENT_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,rmcp=off"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
@@ -101,7 +105,7 @@ async fn dispatch(command: Command) -> Result<u8, CliError> {
         Command::Chat(args) => commands::chat::chat(args).await,
         Command::Parse(args) => commands::parse::parse(&args),
         Command::Replay(args) => commands::replay::replay(&args).await,
-        Command::Tools(args) => commands::tools::list(&args),
+        Command::Tools(args) => commands::tools::list(&args).await,
         Command::Call(args) => commands::tools::call(&args).await,
         Command::Demo(args) => commands::demo::demo(&args).await,
     }
