@@ -86,7 +86,7 @@ fn default_plan(default: &[&str], servers: &McpServers) -> Plan {
         });
         match clash {
             Some((server, tool)) => eprintln!(
-                "note: the built-in `{group}` tools are left out: MCP server `{server}` has a tool named `{tool}` too; name `{group}` in --tools to get the built-ins and an error for the clash"
+                "note: leaving out the built-in `{group}` tools: MCP server `{server}` has its own `{tool}`"
             ),
             None => plan.group(group),
         }

@@ -378,7 +378,9 @@ async fn default_builtins_yield_to_a_server_with_the_same_tool_names() {
     assert!(listed.contains(&"read_text_file".to_string()), "{listed:?}");
     assert!(!listed.contains(&"grep".to_string()), "{listed:?}");
     assert!(
-        text(&out.stderr).contains("note: the built-in `files` tools are left out"),
+        text(&out.stderr).contains(
+            "note: leaving out the built-in `files` tools: MCP server `mcp-server-filesystem` has its own `read_file`"
+        ),
         "{}",
         text(&out.stderr)
     );
