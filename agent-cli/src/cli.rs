@@ -63,8 +63,10 @@ pub(crate) struct ModelArgs {
 /// Which tools a run may use.
 #[derive(Debug, Clone, Args)]
 pub(crate) struct ToolArgs {
-    /// Tool groups: calculator, search, files (default: calculator,search
-    /// for runs; all three for `tools` and `call`).
+    /// The allowlist: built-in groups (calculator, search, files), single
+    /// tool names and `server.*` for every tool of an MCP server (default:
+    /// calculator,search for runs, all three for `tools` and `call`, plus
+    /// every tool of the MCP servers given).
     #[arg(long, value_delimiter = ',')]
     pub(crate) tools: Option<Vec<String>>,
     /// Root directory of the file tools.
@@ -73,6 +75,29 @@ pub(crate) struct ToolArgs {
     /// Leave out the writing file tools.
     #[arg(long)]
     pub(crate) read_only: bool,
+}
+
+/// MCP servers whose tools join the built-ins. They start before the
+/// command and stop when it ends.
+#[derive(Debug, Clone, Default, Args)]
+pub(crate) struct McpArgs {
+    /// An MCP server over stdio: 'COMMAND ARGS', split like a shell splits
+    /// words but never run through one; leading NAME=VALUE words set its
+    /// environment. Repeatable.
+    #[arg(long = "mcp", value_name = "COMMAND")]
+    pub(crate) stdio: Vec<String>,
+    /// An MCP server over streamable HTTP, `[NAME=]URL` (named after the
+    /// host when no NAME is given). Repeatable.
+    #[arg(long = "mcp-http", value_name = "[NAME=]URL")]
+    pub(crate) http: Vec<String>,
+    /// Send the token in this environment variable as
+    /// `Authorization: Bearer` to the --mcp-http servers.
+    #[arg(long = "mcp-token-env", value_name = "VAR", requires = "http")]
+    pub(crate) token_env: Option<String>,
+    /// An `mcpServers` JSON file, as desktop MCP clients write it.
+    /// Repeatable.
+    #[arg(long = "mcp-config", value_name = "FILE")]
+    pub(crate) config: Vec<PathBuf>,
 }
 
 /// Limits of a run. Defaults come from the library ([`Budget::default`],
@@ -113,6 +138,9 @@ pub(crate) struct RunArgs {
     /// The tools.
     #[command(flatten)]
     pub(crate) tools: ToolArgs,
+    /// The MCP servers.
+    #[command(flatten)]
+    pub(crate) mcp: McpArgs,
     /// The limits.
     #[command(flatten)]
     pub(crate) budget: BudgetArgs,
@@ -139,6 +167,9 @@ pub(crate) struct ChatArgs {
     /// The tools.
     #[command(flatten)]
     pub(crate) tools: ToolArgs,
+    /// The MCP servers.
+    #[command(flatten)]
+    pub(crate) mcp: McpArgs,
     /// The limits of each task.
     #[command(flatten)]
     pub(crate) budget: BudgetArgs,
@@ -188,6 +219,9 @@ pub(crate) struct ToolsArgs {
     /// The tools.
     #[command(flatten)]
     pub(crate) tools: ToolArgs,
+    /// The MCP servers.
+    #[command(flatten)]
+    pub(crate) mcp: McpArgs,
 }
 
 /// `agent call`.
@@ -200,6 +234,9 @@ pub(crate) struct CallArgs {
     /// The tools.
     #[command(flatten)]
     pub(crate) tools: ToolArgs,
+    /// The MCP servers.
+    #[command(flatten)]
+    pub(crate) mcp: McpArgs,
 }
 
 /// `agent demo`.
@@ -211,15 +248,6 @@ pub(crate) struct DemoArgs {
     /// Only this scene: multi-hop, recovery, refund, files, budget.
     #[arg(long)]
     pub(crate) scene: Option<String>,
-}
-
-impl ToolArgs {
-    /// The groups asked for, or `default`.
-    pub(crate) fn groups(&self, default: &[&str]) -> Vec<String> {
-        self.tools
-            .clone()
-            .unwrap_or_else(|| default.iter().map(|g| g.to_string()).collect())
-    }
 }
 
 /// Tool groups of `agent run` and `agent chat` when none are given.

@@ -3,8 +3,8 @@
 //! | code | meaning |
 //! |---|---|
 //! | 0 | the run ended with a final answer (or the command succeeded) |
-//! | 1 | a failure: unreadable file, tool error in `agent call`, replay mismatch |
-//! | 2 | bad usage: flags, missing model configuration |
+//! | 1 | a failure: unreadable file, tool error in `agent call`, replay mismatch, an MCP server that does not start |
+//! | 2 | bad usage: flags, missing model configuration, an MCP server description that cannot work |
 //! | 3 | a budget stopped the run (steps, tool calls, tokens, time, loop, malformed) |
 //! | 4 | the model failed (HTTP error, timeout, bad response, unreachable) |
 //! | 5 | a hook halted the run |

@@ -4,7 +4,9 @@
 mod cli;
 mod commands;
 mod exit;
+mod mcp;
 mod setup;
+mod toolbox;
 mod view;
 
 use std::panic::AssertUnwindSafe;
@@ -22,10 +24,13 @@ const CRASH: u8 = 101;
 
 /// Logs go to stderr through `tracing`: errors by default (the live view
 /// shows what a user needs), more with `AGENT_LOG` (e.g. `AGENT_LOG=warn`
-/// for retries, `AGENT_LOG=debug` for caught panics).
+/// for retries, `AGENT_LOG=debug` for caught panics). The client library
+/// and the MCP SDK (`rmcp`) are silent by default: what goes wrong reaches
+/// the user as our own one-line error or as an observation, not twice.
 fn install_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("AGENT_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error,async_openai=off"));
+    let filter = tracing_subscriber::EnvFilter::try_from_env("AGENT_LOG").unwrap_or_else(|_| {
+        tracing_subscriber::EnvFilter::new("error,async_openai=off,rmcp=off")
+    });
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
@@ -102,7 +107,7 @@ async fn dispatch(command: Command) -> Result<u8, CliError> {
         Command::Chat(args) => commands::chat::chat(args).await,
         Command::Parse(args) => commands::parse::parse(&args),
         Command::Replay(args) => commands::replay::replay(&args).await,
-        Command::Tools(args) => commands::tools::list(&args),
+        Command::Tools(args) => commands::tools::list(&args).await,
         Command::Call(args) => commands::tools::call(&args).await,
         Command::Demo(args) => commands::demo::demo(&args).await,
     }

@@ -12,10 +12,12 @@ use agent_native::{
     DEFAULT_BASE_URL, MAX_TIMEOUT, NativeTransport, OpenAiCompatible, ProviderConfig, ProviderError,
 };
 use agent_text::TextTransport;
-use agent_tools::{ToolRegistry, ToolSet, builtin};
+use agent_tools::ToolSet;
+use agent_tools::mcp::McpServers;
 
 use crate::cli::{BudgetArgs, ModelArgs, ToolArgs, TransportKind};
 use crate::exit::{CliError, NO_MODEL};
+use crate::toolbox;
 
 /// Tokens generated per request at most (local servers need a cap).
 pub(crate) const MAX_GENERATED_TOKENS: u32 = 1024;
@@ -70,17 +72,16 @@ pub(crate) fn transport(kind: TransportKind) -> Arc<dyn Transport> {
     }
 }
 
-/// The registry of the built-in groups asked for (or `default`).
-pub(crate) fn registry(args: &ToolArgs, default: &[&str]) -> Result<ToolRegistry, CliError> {
-    builtin::registry(&args.groups(default), Some(&args.dir), args.read_only)
-        .map_err(|e| CliError::Usage(e.to_string()))
-}
-
-/// The tool set of a run, with the tool timeout.
-pub(crate) fn tools(args: &ToolArgs, tool_timeout: Duration) -> Result<ToolSet, CliError> {
-    Ok(registry(args, crate::cli::RUN_TOOLS)?
-        .allow_all()
-        .with_default_timeout(tool_timeout))
+/// The tool set of a command: `--tools` over the built-ins and the MCP
+/// servers' tools (see [`toolbox`](crate::toolbox)), with the tool timeout.
+pub(crate) fn tools(
+    args: &ToolArgs,
+    default: &[&str],
+    servers: &McpServers,
+    budget_args: &BudgetArgs,
+) -> Result<ToolSet, CliError> {
+    let tool_timeout = seconds(budget_args.tool_timeout, "tool-timeout")?;
+    Ok(toolbox::toolset(args, default, servers)?.with_default_timeout(tool_timeout))
 }
 
 /// Seconds from a flag: a positive, finite number, at most a year.
@@ -115,23 +116,22 @@ pub(crate) fn budget(args: &BudgetArgs) -> Result<Budget, CliError> {
     Ok(budget)
 }
 
-/// An agent builder for a run from the flags: model, transport, tools,
-/// budget, streaming and the generation cap.
+/// An agent builder for a run from the flags: model, transport, budget,
+/// streaming and the generation cap; the tools come with [`tools`], once
+/// the MCP servers have started. Every flag is checked here, before any
+/// server starts.
 pub(crate) fn agent_builder(
     model_args: &ModelArgs,
-    tool_args: &ToolArgs,
     budget_args: &BudgetArgs,
     kind: TransportKind,
 ) -> Result<AgentBuilder, CliError> {
     let budget = budget(budget_args)?;
     let request_timeout = seconds(budget_args.request_timeout, "request-timeout")?;
-    let tool_timeout = seconds(budget_args.tool_timeout, "tool-timeout")?;
+    seconds(budget_args.tool_timeout, "tool-timeout")?;
     let provider = model(model_args, request_timeout)?;
-    let toolbox = tools(tool_args, tool_timeout)?;
     Ok(Agent::builder()
         .model(provider)
         .transport(transport(kind))
-        .toolbox(toolbox)
         .budget(budget)
         .streaming(!model_args.no_stream)
         .request_options(RequestOptions {

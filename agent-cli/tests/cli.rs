@@ -456,7 +456,7 @@ async fn chat_keeps_the_conversation_and_obeys_its_commands() {
     );
     // A rejected command leaves the previous setting in place.
     assert!(
-        stderr.contains("unknown built-in tool group `nope`"),
+        stderr.contains("unknown tool or tool group `nope`"),
         "{stderr}"
     );
     let requests = server.requests();

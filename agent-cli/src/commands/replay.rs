@@ -15,6 +15,7 @@ use agent_tools::builtin;
 use crate::cli::{ReplayArgs, TransportKind};
 use crate::exit::{CliError, FAILURE, OK};
 use crate::setup;
+use crate::toolbox::builtin_group;
 use crate::view::LiveView;
 
 /// What a run did, as its events tell.
@@ -80,20 +81,12 @@ fn tool_groups(tools: &[String]) -> Result<(Vec<&'static str>, bool), CliError> 
     let mut groups = Vec::new();
     let mut writes = false;
     for tool in tools {
-        let group = match tool.as_str() {
-            "calculator" => "calculator",
-            "search" => "search",
-            "read_file" | "grep" | "search_files" => "files",
-            "write_file" | "edit_file" => {
-                writes = true;
-                "files"
-            }
-            other => {
-                return Err(CliError::Failure(format!(
-                    "cannot verify: the trace uses the tool `{other}`, which the CLI does not provide"
-                )));
-            }
+        let Some(group) = builtin_group(tool) else {
+            return Err(CliError::Failure(format!(
+                "cannot verify: the trace uses the tool `{tool}`; --verify runs only the built-in tools"
+            )));
         };
+        writes |= matches!(tool.as_str(), "write_file" | "edit_file");
         if !groups.contains(&group) {
             groups.push(group);
         }

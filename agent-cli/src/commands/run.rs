@@ -1,7 +1,8 @@
 //! `agent run`: one task to its answer, shown live. Ctrl-C or SIGTERM
 //! cancels cleanly: the outcome is printed and the trace closed with its
 //! stop record. A trace that could not be written is reported once, after
-//! the outcome.
+//! the outcome. The MCP servers given start before the run and stop when
+//! it ends.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -12,15 +13,20 @@ use agent_core::event::EventSink;
 use agent_core::trace::TraceWriter;
 use agent_core::{Agent, Event, Outcome, StopReason, Task};
 
-use crate::cli::RunArgs;
+use crate::cli::{RUN_TOOLS, RunArgs};
 use crate::exit::{CANCELLED, CliError, FAILURE, OK, TERMINATED, for_stop};
-use crate::setup;
 use crate::view::LiveView;
+use crate::{mcp, setup};
 
 /// Runs the task; returns the exit code.
 pub(crate) async fn run(args: RunArgs) -> Result<u8, CliError> {
     let task = setup::task(&args.task)?.to_string();
-    let mut builder = setup::agent_builder(&args.model, &args.tools, &args.budget, args.transport)?;
+    let builder = setup::agent_builder(&args.model, &args.budget, args.transport)?;
+    // The servers live as long as the run: `servers` is dropped on return,
+    // which stops them.
+    let servers = mcp::start(&args.mcp).await?;
+    let tools = setup::tools(&args.tools, RUN_TOOLS, &servers, &args.budget)?;
+    let mut builder = builder.toolbox(tools);
     let trace = match &args.trace {
         Some(path) => {
             let writer = TraceWriter::create(path).map_err(|e| CliError::Failure(e.to_string()))?;
@@ -52,6 +58,7 @@ pub(crate) async fn run(args: RunArgs) -> Result<u8, CliError> {
             code = FAILURE;
         }
     }
+    drop(servers);
     Ok(code)
 }
 

@@ -1,16 +1,19 @@
 //! `agent tools` and `agent call`: list the tools, or run one call through
 //! the same gateway a run uses (validation, timeout, cap, root confinement).
+//! The MCP servers given start first and stop when the command ends.
 
 use agent_core::{ToolCall, Toolbox};
 use serde_json::Value;
 
 use crate::cli::{ALL_TOOLS, CallArgs, ToolsArgs};
 use crate::exit::{CliError, FAILURE, OK};
-use crate::setup;
+use crate::{mcp, toolbox};
 
 /// Lists the tools with their schemas.
-pub(crate) fn list(args: &ToolsArgs) -> Result<u8, CliError> {
-    let specs = setup::registry(&args.tools, ALL_TOOLS)?.allow_all().specs();
+pub(crate) async fn list(args: &ToolsArgs) -> Result<u8, CliError> {
+    let servers = mcp::start(&args.mcp).await?;
+    let specs = toolbox::toolset(&args.tools, ALL_TOOLS, &servers)?.specs();
+    drop(servers);
     if args.json {
         let text =
             serde_json::to_string_pretty(&specs).map_err(|e| CliError::Failure(e.to_string()))?;
@@ -30,13 +33,15 @@ pub(crate) fn list(args: &ToolsArgs) -> Result<u8, CliError> {
 
 /// Runs one call; exit 0 when the tool succeeded.
 pub(crate) async fn call(args: &CallArgs) -> Result<u8, CliError> {
-    let tools = setup::registry(&args.tools, ALL_TOOLS)?.allow_all();
+    let servers = mcp::start(&args.mcp).await?;
+    let tools = toolbox::toolset(&args.tools, ALL_TOOLS, &servers)?;
     let arguments = serde_json::from_str::<Value>(&args.args)
         .unwrap_or_else(|_| Value::String(args.args.clone()));
-    match tools
+    let result = tools
         .call(&ToolCall::new("cli", &args.tool, arguments))
-        .await
-    {
+        .await;
+    drop(servers);
+    match result {
         Ok(output) => {
             println!("{}", output.content);
             Ok(OK)
