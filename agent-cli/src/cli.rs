@@ -58,6 +58,21 @@ pub(crate) struct ModelArgs {
     /// Do not stream model output.
     #[arg(long)]
     pub(crate) no_stream: bool,
+    /// Grammar-constrained decoding for the text transport: auto (probe the
+    /// server once and use grammars if it honours them), on, or off.
+    #[arg(long, value_enum, env = "AGENT_CONSTRAIN", default_value_t = ConstrainArg::Auto)]
+    pub(crate) constrain: ConstrainArg,
+}
+
+/// The `--constrain` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ConstrainArg {
+    /// Probe the server once; use grammars only if it honours them.
+    Auto,
+    /// Always send grammars.
+    On,
+    /// Never send grammars.
+    Off,
 }
 
 /// Which tools a run may use.

@@ -28,9 +28,8 @@ const CRASH: u8 = 101;
 /// and the MCP SDK (`rmcp`) are silent by default: what goes wrong reaches
 /// the user as our own one-line error or as an observation, not twice.
 fn install_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("AGENT_LOG").unwrap_or_else(|_| {
-        tracing_subscriber::EnvFilter::new("error,async_openai=off,rmcp=off")
-    });
+    let filter = tracing_subscriber::EnvFilter::try_from_env("AGENT_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error,async_openai=off,rmcp=off"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

@@ -9,13 +9,14 @@ use agent_core::agent::AgentBuilder;
 use agent_core::run::RequestOptions;
 use agent_core::{Agent, Budget, Transport};
 use agent_native::{
-    DEFAULT_BASE_URL, MAX_TIMEOUT, NativeTransport, OpenAiCompatible, ProviderConfig, ProviderError,
+    Constrain, DEFAULT_BASE_URL, MAX_TIMEOUT, NativeTransport, OpenAiCompatible, ProviderConfig,
+    ProviderError,
 };
 use agent_text::TextTransport;
 use agent_tools::ToolSet;
 use agent_tools::mcp::McpServers;
 
-use crate::cli::{BudgetArgs, ModelArgs, ToolArgs, TransportKind};
+use crate::cli::{BudgetArgs, ConstrainArg, ModelArgs, ToolArgs, TransportKind};
 use crate::exit::{CliError, NO_MODEL};
 use crate::toolbox;
 
@@ -48,7 +49,14 @@ pub(crate) fn model(
     let (Some(base_url), Some(model)) = (base_url, model) else {
         return Err(CliError::Usage(NO_MODEL.into()));
     };
-    let mut config = ProviderConfig::new(base_url, model).with_timeout(request_timeout);
+    let constrain = match args.constrain {
+        ConstrainArg::Auto => Constrain::Auto,
+        ConstrainArg::On => Constrain::On,
+        ConstrainArg::Off => Constrain::Off,
+    };
+    let mut config = ProviderConfig::new(base_url, model)
+        .with_timeout(request_timeout)
+        .with_constrain(constrain);
     if let Some(key) = args.api_key.clone().filter(|k| !k.is_empty()) {
         config = config.with_api_key(key);
     }

@@ -148,6 +148,9 @@ impl EventSink for LiveView {
                 }
                 self.spin(format!("thinking… (step {step})"))
             }
+            Event::Notice { message } => {
+                self.print(&format!("{} {message}", self.paint("33", "Note:")))
+            }
             Event::Thought { text } => self.print(&format!(
                 "{} {}",
                 self.paint("36", "Thought:"),

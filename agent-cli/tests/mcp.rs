@@ -22,6 +22,8 @@ fn agent() -> Command {
         command.env_remove(var);
     }
     command.env("NO_COLOR", "1");
+    // The canned servers answer the run's own requests: no grammar probe.
+    command.env("AGENT_CONSTRAIN", "off");
     command
 }
 

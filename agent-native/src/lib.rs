@@ -12,6 +12,7 @@
 //! - [`NativeTransport`]: native function calling with `tools=`.
 //! - With the `testing` feature: [`testing::CannedServer`].
 
+mod constrain;
 mod content_calls;
 mod provider;
 mod retry;
@@ -22,6 +23,7 @@ mod wire;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+pub use constrain::Constrain;
 pub use provider::{
     DEFAULT_BASE_URL, DEFAULT_REQUEST_TIMEOUT, MAX_TIMEOUT, OpenAiCompatible, ProviderConfig,
     ProviderError,

@@ -5,10 +5,11 @@
 //! request timeouts, and typed [`ModelError`]s.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use agent_core::model::{CompletionStream, StreamDelta};
-use agent_core::{Complete, Completion, CompletionRequest, ModelError};
+use agent_core::{Complete, Completion, CompletionRequest, Message, ModelError};
 use async_openai::Client;
 use async_openai::config::OpenAIConfig;
 use async_openai::error::OpenAIError;
@@ -16,6 +17,7 @@ use async_trait::async_trait;
 use futures::StreamExt;
 use serde_json::Value;
 
+use crate::constrain::{self, Constrain, Dialect, Support};
 use crate::retry::{RetryAfterSlot, RetryPolicy, RetryService};
 use crate::wire::{chunk_deltas, parse_response, request_body};
 
@@ -117,8 +119,10 @@ pub struct ProviderConfig {
     pub request_timeout: Duration,
     /// Time limit for connecting.
     pub connect_timeout: Duration,
-    /// Retries of 429 and 5xx.
+    /// Retries of 429, 5xx and transport failures.
     pub retry: RetryPolicy,
+    /// Whether requests that carry a grammar are sent with it.
+    pub constrain: Constrain,
 }
 
 impl ProviderConfig {
@@ -129,6 +133,7 @@ impl ProviderConfig {
             api_key: None,
             model: model.into(),
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            constrain: Constrain::Auto,
             connect_timeout: Duration::from_secs(10),
             retry: RetryPolicy::default(),
         }
@@ -162,6 +167,12 @@ impl ProviderConfig {
         self
     }
 
+    /// Sets whether grammars are sent (default [`Constrain::Auto`]).
+    pub fn with_constrain(mut self, constrain: Constrain) -> Self {
+        self.constrain = constrain;
+        self
+    }
+
     /// Sets the retry policy.
     pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
         self.retry = retry;
@@ -186,6 +197,8 @@ pub struct OpenAiCompatible {
     http: reqwest::Client,
     openai: OpenAIConfig,
     config: ProviderConfig,
+    /// The notice of a server that ignores grammars was given.
+    noticed: Arc<AtomicBool>,
 }
 
 impl OpenAiCompatible {
@@ -213,6 +226,7 @@ impl OpenAiCompatible {
             http,
             openai,
             config,
+            noticed: Arc::new(AtomicBool::new(false)),
         })
     }
 
@@ -299,10 +313,78 @@ fn error_chain(error: &dyn std::error::Error) -> String {
     out
 }
 
-#[async_trait]
-impl Complete for OpenAiCompatible {
-    async fn complete(&self, request: &CompletionRequest) -> Result<Completion, ModelError> {
-        let body = request_body(&self.config.model, request, false);
+/// How one request goes out: the grammar dialect (if any) and notices.
+struct Plan {
+    dialect: Option<Dialect>,
+    notices: Vec<String>,
+}
+
+impl OpenAiCompatible {
+    /// Whether to send `request`'s constraint, and in which dialect.
+    async fn plan(&self, request: &CompletionRequest) -> Plan {
+        let mut plan = Plan {
+            dialect: None,
+            notices: Vec::new(),
+        };
+        if request.constraint.is_none() || self.config.constrain == Constrain::Off {
+            return plan;
+        }
+        let support = match constrain::known(&self.config.base_url, &self.config.model) {
+            Some(support) => Some(support),
+            None => self.probe().await,
+        };
+        plan.dialect = match (support, self.config.constrain) {
+            (Some(Support::Honours(dialect)), _) => Some(dialect),
+            (_, Constrain::On) => Some(Dialect::LlamaCpp),
+            (Some(Support::Ignores), _) => {
+                if !self.noticed.swap(true, Ordering::Relaxed) {
+                    plan.notices
+                        .push(constrain::ignored_notice(&self.config.base_url));
+                }
+                None
+            }
+            (None, _) => None,
+        };
+        plan
+    }
+
+    /// Probes the server once: does it honour a grammar, in which dialect?
+    /// `None` when it could not tell (the server did not answer); nothing
+    /// is remembered then.
+    async fn probe(&self) -> Option<Support> {
+        let probe = CompletionRequest {
+            max_tokens: Some(8),
+            temperature: Some(0.0),
+            constraint: Some(Arc::new(constrain::probe_constraint())),
+            ..CompletionRequest::new(vec![Message::user("Reply with one word.")])
+        };
+        for dialect in Dialect::ALL {
+            match self.send(&probe, Some(dialect)).await {
+                Ok(reply) if constrain::probe_honoured(&reply.text, dialect) => {
+                    tracing::info!(dialect = ?dialect, "the model server honours grammars");
+                    let support = Support::Honours(dialect);
+                    constrain::remember(&self.config.base_url, &self.config.model, support.clone());
+                    return Some(support);
+                }
+                Ok(_) | Err(ModelError::Rejected { .. }) => {}
+                Err(error) => {
+                    tracing::info!(error = %error, "could not probe the model server for grammars");
+                    return None;
+                }
+            }
+        }
+        tracing::info!("the model server refuses or ignores grammars");
+        constrain::remember(&self.config.base_url, &self.config.model, Support::Ignores);
+        Some(Support::Ignores)
+    }
+
+    /// Sends a whole (non-streamed) request.
+    async fn send(
+        &self,
+        request: &CompletionRequest,
+        dialect: Option<Dialect>,
+    ) -> Result<Completion, ModelError> {
+        let body = request_body(&self.config.model, request, false, dialect);
         let slot = RetryAfterSlot::default();
         let client = self.client(&slot);
         let chat = client.chat();
@@ -323,8 +405,13 @@ impl Complete for OpenAiCompatible {
         parse_response(&response)
     }
 
-    async fn stream(&self, request: &CompletionRequest) -> Result<CompletionStream, ModelError> {
-        let body = request_body(&self.config.model, request, true);
+    /// Opens a streamed request.
+    async fn open_stream(
+        &self,
+        request: &CompletionRequest,
+        dialect: Option<Dialect>,
+    ) -> Result<CompletionStream, ModelError> {
+        let body = request_body(&self.config.model, request, true, dialect);
         let slot = RetryAfterSlot::default();
         let stream = self
             .client(&slot)
@@ -367,5 +454,57 @@ impl Complete for OpenAiCompatible {
         })
         .flat_map(futures::stream::iter);
         Ok(Box::pin(chunks))
+    }
+
+    /// A server that refused this request's grammar (HTTP 400) in `Auto`
+    /// mode: remembered, and the request goes again unconstrained.
+    fn refused(&self, plan: &mut Plan, error: &ModelError) -> bool {
+        let refused = matches!(error, ModelError::Rejected { status: 400, .. })
+            && self.config.constrain == Constrain::Auto;
+        if let (true, Some(dialect)) = (refused, plan.dialect) {
+            tracing::info!(error = %error, "the model server refused a grammar");
+            constrain::remember(&self.config.base_url, &self.config.model, Support::Ignores);
+            plan.notices.push(constrain::refused_notice(dialect));
+            plan.dialect = None;
+            return true;
+        }
+        false
+    }
+}
+
+#[async_trait]
+impl Complete for OpenAiCompatible {
+    async fn complete(&self, request: &CompletionRequest) -> Result<Completion, ModelError> {
+        let mut plan = self.plan(request).await;
+        let mut result = self.send(request, plan.dialect).await;
+        if let Err(error) = &result {
+            if self.refused(&mut plan, error) {
+                result = self.send(request, None).await;
+            }
+        }
+        let mut completion = result?;
+        completion.constrained = plan.dialect.is_some();
+        completion.notices = plan.notices;
+        Ok(completion)
+    }
+
+    async fn stream(&self, request: &CompletionRequest) -> Result<CompletionStream, ModelError> {
+        let mut plan = self.plan(request).await;
+        let mut result = self.open_stream(request, plan.dialect).await;
+        if let Err(error) = &result {
+            if self.refused(&mut plan, error) {
+                result = self.open_stream(request, None).await;
+            }
+        }
+        let stream = result?;
+        let mut first: Vec<Result<StreamDelta, ModelError>> = plan
+            .notices
+            .into_iter()
+            .map(|message| Ok(StreamDelta::Notice { message }))
+            .collect();
+        if plan.dialect.is_some() {
+            first.push(Ok(StreamDelta::Constrained));
+        }
+        Ok(Box::pin(futures::stream::iter(first).chain(stream)))
     }
 }

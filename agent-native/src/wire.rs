@@ -8,8 +8,16 @@ use agent_core::model::{StreamDelta, parse_arguments};
 use agent_core::{Completion, CompletionRequest, Message, ModelError, ToolCall};
 use serde_json::{Map, Value, json};
 
-/// The request body for `model`.
-pub(crate) fn request_body(model: &str, request: &CompletionRequest, stream: bool) -> Value {
+use crate::constrain::{self, Dialect};
+
+/// The request body for `model`, with the request's constraint in
+/// `dialect` when one is given.
+pub(crate) fn request_body(
+    model: &str,
+    request: &CompletionRequest,
+    stream: bool,
+    dialect: Option<Dialect>,
+) -> Value {
     let messages: Vec<Value> = request.messages.iter().map(message_json).collect();
     let mut body = Map::new();
     body.insert("model".into(), json!(model));
@@ -49,6 +57,9 @@ pub(crate) fn request_body(model: &str, request: &CompletionRequest, stream: boo
     }
     if let Some(t) = request.temperature {
         body.insert("temperature".into(), json!(t));
+    }
+    if let (Some(constraint), Some(dialect)) = (&request.constraint, dialect) {
+        constrain::apply(&mut body, constraint, dialect);
     }
     body.insert("stream".into(), json!(stream));
     if stream {

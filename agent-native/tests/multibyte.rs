@@ -230,7 +230,9 @@ async fn through_http(transport: fn() -> Arc<dyn Transport>, turns: [Vec<String>
         .await
         .unwrap();
         let model = OpenAiCompatible::new(
-            ProviderConfig::new(server.url(), "m").with_timeout(Duration::from_secs(5)),
+            ProviderConfig::new(server.url(), "m")
+                .with_timeout(Duration::from_secs(5))
+                .with_constrain(agent_native::Constrain::Off),
         )
         .unwrap();
         let echo = Echo::default();

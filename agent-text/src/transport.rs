@@ -5,11 +5,14 @@
 //! user messages, and malformed output gets a short correction that names
 //! the tools there are and what the named one takes.
 
-use agent_core::message::ToolSpec;
+use std::sync::{Arc, Mutex};
+
+use agent_core::message::{Constraint, ToolSpec};
 use agent_core::tool::Observation;
 use agent_core::transport::{Decision, Interpretation, Opening, RequestParts, StreamWatcher, Turn};
 use agent_core::{Completion, CompletionRequest, Message, ToolCall, Transport};
 
+use crate::grammar;
 use crate::parser::{ParseOptions, Parsed, parse_with};
 use crate::prompt::{Dialect, PromptBuilder, render_params};
 use crate::stream::ActionWatcher;
@@ -33,10 +36,31 @@ pub const STOP_SEQUENCE: &str = "\nObservation:";
 /// assert_eq!(read.turn.thought.as_deref(), Some("I must compute."));
 /// assert!(!read.message.content.contains("Observation")); // the fake observation is cut
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct TextTransport {
     prompt: PromptBuilder,
     options: ParseOptions,
+    constrain: bool,
+    constraints: Arc<Mutex<Option<Compiled>>>,
+}
+
+/// The grammars of one set of tools, compiled once for all its requests.
+#[derive(Debug)]
+struct Compiled {
+    tools: Arc<[ToolSpec]>,
+    step: Arc<Constraint>,
+    answer: Arc<Constraint>,
+}
+
+impl Default for TextTransport {
+    fn default() -> Self {
+        Self {
+            prompt: PromptBuilder::default(),
+            options: ParseOptions::default(),
+            constrain: true,
+            constraints: Arc::new(Mutex::new(None)),
+        }
+    }
 }
 
 impl TextTransport {
@@ -54,6 +78,39 @@ impl TextTransport {
     /// Uses the default prompt of `dialect`.
     pub fn with_dialect(self, dialect: Dialect) -> Self {
         self.with_prompt(PromptBuilder::new(dialect))
+    }
+
+    /// Whether requests describe their grammar (default on, for the classic
+    /// dialect): a well-formed step, or only a final answer on an answer
+    /// turn. The provider sends it where the server supports it.
+    pub fn with_constraint(mut self, on: bool) -> Self {
+        self.constrain = on;
+        self
+    }
+
+    /// The constraint of a request offering `tools`, compiled once per set
+    /// of tools.
+    fn constraint(&self, tools: &Arc<[ToolSpec]>, answer_only: bool) -> Option<Arc<Constraint>> {
+        if !self.constrain || self.prompt.dialect() != Dialect::Classic {
+            return None;
+        }
+        let mut cache = self.constraints.lock().ok()?;
+        let fresh = cache
+            .as_ref()
+            .is_some_and(|c| Arc::ptr_eq(&c.tools, tools) || c.tools[..] == tools[..]);
+        if !fresh {
+            *cache = Some(Compiled {
+                tools: Arc::clone(tools),
+                step: Arc::new(grammar::constraint(tools, false)),
+                answer: Arc::new(grammar::constraint(tools, true)),
+            });
+        }
+        let compiled = cache.as_ref()?;
+        Some(Arc::clone(if answer_only {
+            &compiled.answer
+        } else {
+            &compiled.step
+        }))
     }
 
     /// Parser options (e.g. `implicit_final_answer`).
@@ -148,6 +205,7 @@ impl Transport for TextTransport {
     fn render(&self, parts: RequestParts<'_>) -> CompletionRequest {
         let mut request = parts.plain();
         request.stop.push(STOP_SEQUENCE.to_string());
+        request.constraint = self.constraint(parts.tools, parts.answer_only);
         request
     }
 
