@@ -295,7 +295,34 @@ async fn read_file_numbers_lines_and_reads_ranges() {
         .await
         .unwrap_err();
     assert_eq!(kind, ToolErrorKind::Failed);
-    assert_eq!(msg, "no such file or directory: `missing.txt`");
+    // A path that is not there teaches the right one: similar names, or
+    // what the nearest directory holds.
+    assert_eq!(
+        msg,
+        "no such file or directory: `missing.txt`. `.` has: a.txt, blob.bin, src/ (2 files)."
+    );
+    let (_, msg) = call(&tools, "read_file", json!({"path": "lib.rs"}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        msg,
+        "no such file or directory: `lib.rs`. Similar paths: `src/lib.rs`."
+    );
+    let (kind, msg) = call(&tools, "read_file", json!({"path": "/home/me/src/main.rs"}))
+        .await
+        .unwrap_err();
+    assert_eq!(kind, ToolErrorKind::Denied);
+    assert_eq!(
+        msg,
+        "absolute paths are not allowed: `/home/me/src/main.rs`; paths are relative to the working directory. Similar paths: `src/main.rs`."
+    );
+    let (_, msg) = call(&tools, "read_file", json!({"path": "src"}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        msg,
+        "`src` is a directory, not a file; it has: lib.rs, main.rs"
+    );
     let (_, msg) = call(&tools, "read_file", json!({"path": "blob.bin"}))
         .await
         .unwrap_err();
@@ -344,7 +371,31 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
     let out = call(&tools, "grep", json!({"pattern": "SECRET"}))
         .await
         .unwrap();
-    assert_eq!(out, "no matches for `SECRET`");
+    assert_eq!(
+        out,
+        "no matches for `SECRET` in 4 files under `.`, ignoring case; try a shorter text or another word"
+    );
+    // Plain text is found whatever its case; a regex keeps its own.
+    let out = call(&tools, "grep", json!({"pattern": "BETA AGAIN"}))
+        .await
+        .unwrap();
+    assert_eq!(out, "a.txt:4: beta again");
+    let out = call(&tools, "grep", json!({"pattern": "BETA", "is_regex": true}))
+        .await
+        .unwrap();
+    assert!(out.starts_with("no matches"), "{out}");
+    // A bare name is found wherever it is, whatever its case.
+    let out = call(&tools, "search_files", json!({"glob": "MAIN.rs"}))
+        .await
+        .unwrap();
+    assert_eq!(out, "src/main.rs");
+    let out = call(&tools, "search_files", json!({"glob": "main.py"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        out,
+        "no files match `main.py` under `.`, ignoring case. Similar paths: `src/main.rs`."
+    );
 }
 
 #[tokio::test]

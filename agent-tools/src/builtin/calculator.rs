@@ -76,6 +76,42 @@ impl std::fmt::Display for Number {
     }
 }
 
+/// A large number read out (`16 million`, `about 1.235 billion`): small
+/// models miscount zeros, and copy this instead. `None` below a million.
+pub fn in_words(value: Number) -> Option<String> {
+    const SCALES: [(f64, &str); 4] = [
+        (1e15, "quadrillion"),
+        (1e12, "trillion"),
+        (1e9, "billion"),
+        (1e6, "million"),
+    ];
+    let x = value.as_f64();
+    let (scale, name) = SCALES.iter().find(|(scale, _)| x.abs() >= *scale)?;
+    let scaled = x / scale;
+    let rounded = (scaled * 1000.0).round() / 1000.0;
+    let exact = (rounded * scale - x).abs() < 0.5;
+    let digits = format!("{rounded:.3}");
+    let digits = digits.trim_end_matches('0').trim_end_matches('.');
+    let about = if exact { "" } else { "about " };
+    Some(format!("{about}{digits} {name}"))
+}
+
+/// A result with more than two decimals, rounded to two (`to 2 decimals:
+/// 6326.60`): small models truncate instead of rounding. `None` for whole
+/// numbers, short decimals and values under one hundredth.
+pub fn to_cents(value: Number) -> Option<String> {
+    let Number::Float(x) = value else {
+        return None;
+    };
+    let decimals = format_float(x)
+        .split_once('.')
+        .map_or(0, |(_, fraction)| fraction.len());
+    // Half away from zero, as people round money (`{:.2}` alone rounds
+    // half to even).
+    let rounded = (x * 100.0).round() / 100.0;
+    (decimals > 2 && x.abs() >= 0.01).then(|| format!("to 2 decimals: {rounded:.2}"))
+}
+
 /// Floats with 12 significant digits, trailing zeros trimmed.
 fn format_float(x: f64) -> String {
     if x == 0.0 {
@@ -744,7 +780,17 @@ impl Tool for Calculator {
         let args: CalculatorArgs =
             serde_json::from_value(args).map_err(|e| ToolError::invalid_args(e.to_string()))?;
         match evaluate(&args.expression) {
-            Ok(value) => Ok(ToolOutput::new(value.to_string())),
+            Ok(value) => {
+                let readings: Vec<String> = [in_words(value), to_cents(value)]
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                Ok(ToolOutput::new(if readings.is_empty() {
+                    value.to_string()
+                } else {
+                    format!("{value} ({})", readings.join("; "))
+                }))
+            }
             Err(CalcError::Syntax(msg)) => Err(ToolError::invalid_args(msg)),
             Err(err) => Err(ToolError::failed(err.to_string())),
         }
@@ -760,6 +806,26 @@ mod tests {
             Ok(v) => v.to_string(),
             Err(e) => format!("error: {e}"),
         }
+    }
+
+    #[test]
+    fn large_results_are_read_out() {
+        let words = |s: &str| evaluate(s).ok().and_then(in_words);
+        assert_eq!(words("84000000 - 68000000").as_deref(), Some("16 million"));
+        assert_eq!(words("1234567").as_deref(), Some("about 1.235 million"));
+        assert_eq!(words("-2500000000").as_deref(), Some("-2.5 billion"));
+        assert_eq!(words("3.2e12").as_deref(), Some("3.2 trillion"));
+        assert_eq!(words("999999"), None);
+        assert_eq!(words("0.5"), None);
+        let cents = |s: &str| evaluate(s).ok().and_then(to_cents);
+        assert_eq!(
+            cents("5000 * 1.04 ** 6").as_deref(),
+            Some("to 2 decimals: 6326.60")
+        );
+        assert_eq!(cents("1 / 8").as_deref(), Some("to 2 decimals: 0.13"));
+        assert_eq!(cents("2.5 * 2"), None);
+        assert_eq!(cents("1.25"), None);
+        assert_eq!(cents("1 / 3000"), None);
     }
 
     #[test]

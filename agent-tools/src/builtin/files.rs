@@ -3,7 +3,7 @@
 //! writing tools out. Binary files are reported, not dumped; outputs are
 //! capped; writing tools are sequential (a barrier in a round).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use agent_core::tool::ToolErrorKind;
@@ -11,6 +11,7 @@ use agent_core::{Tool, ToolError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use super::nearby::{self, walk};
 use super::root::{Access, FileRoot, RootError};
 use crate::typed::typed_tool;
 
@@ -20,8 +21,6 @@ pub const MAX_READ_LINES: usize = 400;
 pub const MAX_GREP_MATCHES: usize = 100;
 /// Paths `search_files` returns at most.
 pub const MAX_LISTED_FILES: usize = 200;
-/// Files visited at most by one walk.
-pub(crate) const MAX_WALKED_FILES: usize = 20_000;
 /// Largest file read or written, in bytes.
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 
@@ -183,8 +182,14 @@ fn io_failure(what: &str, shown: &str, err: std::io::Error) -> ToolError {
 fn read_text(path: &Path, shown: &str) -> Result<String, ToolError> {
     let meta = std::fs::metadata(path).map_err(|e| io_failure("read", shown, e))?;
     if meta.is_dir() {
+        let listing = nearby::listing(path);
+        let listing = if listing.is_empty() {
+            "it is empty".to_string()
+        } else {
+            format!("it has: {listing}")
+        };
         return Err(ToolError::invalid_args(format!(
-            "`{shown}` is a directory; use search_files to list it"
+            "`{shown}` is a directory, not a file; {listing}"
         )));
     }
     if meta.len() > MAX_FILE_BYTES {
@@ -240,43 +245,19 @@ fn read_file(root: &FileRoot, args: ReadFileArgs) -> Result<String, ToolError> {
     Ok(out.trim_end().to_string())
 }
 
-/// Files under `dir`, relative paths sorted; symlinks are not followed.
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(current) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&current) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            if kind.is_dir() {
-                stack.push(entry.path());
-            } else if kind.is_file() {
-                files.push(entry.path());
-                if files.len() >= MAX_WALKED_FILES {
-                    stack.clear();
-                    break;
-                }
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
 fn grep(root: &FileRoot, args: GrepArgs) -> Result<String, ToolError> {
     if args.pattern.is_empty() {
         return Err(ToolError::invalid_args("`pattern` is empty"));
     }
-    let pattern = if args.is_regex.unwrap_or(false) {
+    let is_regex = args.is_regex.unwrap_or(false);
+    let pattern = if is_regex {
         args.pattern.clone()
     } else {
         regex::escape(&args.pattern)
     };
+    // Plain text is found whatever its case: a model seldom knows it.
     let regex = regex::RegexBuilder::new(&pattern)
+        .case_insensitive(!is_regex)
         .size_limit(1 << 20)
         .dfa_size_limit(1 << 20)
         .build()
@@ -290,8 +271,9 @@ fn grep(root: &FileRoot, args: GrepArgs) -> Result<String, ToolError> {
     let files = if base.is_dir() {
         walk(&base)
     } else {
-        vec![base]
+        vec![base.clone()]
     };
+    let searched = files.len();
     let mut out = Vec::new();
     let mut more = 0usize;
     for file in files {
@@ -311,7 +293,13 @@ fn grep(root: &FileRoot, args: GrepArgs) -> Result<String, ToolError> {
         }
     }
     if out.is_empty() {
-        return Ok(format!("no matches for `{}`", args.pattern));
+        let files = if searched == 1 { "file" } else { "files" };
+        let case = if is_regex { "" } else { ", ignoring case" };
+        return Ok(format!(
+            "no matches for `{}` in {searched} {files} under `{}`{case}; try a shorter text or another word",
+            args.pattern,
+            root.relative(&base)
+        ));
     }
     if more > 0 {
         out.push(format!("[... {more} more matches not shown]"));
@@ -324,15 +312,16 @@ fn first_line(text: &str) -> &str {
 }
 
 fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<String, ToolError> {
-    let glob = globset::GlobBuilder::new(&args.glob)
+    let glob = globset::GlobBuilder::new(args.glob.trim())
         .literal_separator(false)
+        .case_insensitive(true)
         .build()
         .map_err(|e| ToolError::invalid_args(format!("invalid glob: {e}")))?
         .compile_matcher();
     let base = root.resolve(args.dir.as_deref().unwrap_or("."), Access::Read)?;
     if !base.is_dir() {
         return Err(ToolError::invalid_args(format!(
-            "`{}` is not a directory",
+            "`{}` is a file, not a directory; read it with read_file",
             root.relative(&base)
         )));
     }
@@ -343,7 +332,11 @@ fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<String, ToolEr
         let from_base = file
             .strip_prefix(&base)
             .map(|p| p.to_string_lossy().replace('\\', "/"));
-        let hit = glob.is_match(&from_root) || from_base.as_deref().is_ok_and(|p| glob.is_match(p));
+        // A glob without `/` also matches a file's name alone, wherever it is.
+        let name = file.file_name().map(|n| n.to_string_lossy());
+        let hit = glob.is_match(&from_root)
+            || from_base.as_deref().is_ok_and(|p| glob.is_match(p))
+            || name.is_some_and(|n| glob.is_match(n.as_ref()));
         if hit {
             if found.len() < MAX_LISTED_FILES {
                 found.push(from_root);
@@ -353,7 +346,12 @@ fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<String, ToolEr
         }
     }
     if found.is_empty() {
-        return Ok(format!("no files match `{}`", args.glob));
+        return Ok(format!(
+            "no files match `{}` under `{}`, ignoring case.{}",
+            args.glob,
+            root.relative(&base),
+            nearby::hint(root, &args.glob)
+        ));
     }
     if more > 0 {
         found.push(format!("[... {more} more files not shown]"));

@@ -3,6 +3,7 @@
 
 mod calculator;
 mod files;
+mod nearby;
 mod root;
 mod search;
 
@@ -11,7 +12,7 @@ use std::sync::Arc;
 
 pub use calculator::{
     CalcError, Calculator, CalculatorArgs, MAX_DEPTH, MAX_EXPONENT, MAX_EXPRESSION_CHARS,
-    MAX_MAGNITUDE, Number, evaluate,
+    MAX_MAGNITUDE, Number, evaluate, in_words, to_cents,
 };
 pub use files::{
     EditFileArgs, FileTools, GrepArgs, MAX_FILE_BYTES, MAX_GREP_MATCHES, MAX_LISTED_FILES,

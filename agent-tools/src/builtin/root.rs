@@ -4,7 +4,10 @@
 //! or goes through a symlink that leads outside the root — including a
 //! dangling symlink and a symlinked parent of a file that does not exist
 //! yet. Checks run on every call, so a symlink created after the root was
-//! opened is caught too. Error messages name only the path the model gave.
+//! opened is caught too. A path that is refused or not there gets a hint
+//! from [`nearby`](super::nearby): similar paths, or what the root holds.
+//! Error messages name the path the model gave and paths inside the root,
+//! never where the root itself is.
 //!
 //! Residual risk, documented: a local process that swaps a directory for a
 //! symlink between the check and the open (a TOCTOU race) is out of scope;
@@ -14,6 +17,8 @@ use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
 
 use agent_core::ToolError;
+
+use super::nearby;
 
 /// Longest path accepted, in bytes.
 pub const MAX_PATH_BYTES: usize = 1024;
@@ -91,15 +96,21 @@ impl FileRoot {
         let bytes = normalized.as_bytes();
         let has_drive = bytes.len() >= 2 && bytes[1] == b':' && bytes[0].is_ascii_alphabetic();
         if normalized.starts_with('/') || normalized.starts_with('~') || has_drive {
-            return Err(deny(
-                "absolute paths are not allowed; use a path relative to the working directory",
-            ));
+            return Err(ToolError::denied(format!(
+                "absolute paths are not allowed: `{shown}`; paths are relative to the working directory.{}",
+                nearby::hint(self, &normalized)
+            )));
         }
         let mut resolved = self.root.clone();
         for part in normalized.split('/') {
             match part {
                 "" | "." => {}
-                ".." => return Err(deny("`..` is not allowed in paths")),
+                ".." => {
+                    return Err(ToolError::denied(format!(
+                        "`..` is not allowed in paths: `{shown}`; paths stay inside the working directory.{}",
+                        nearby::hint(self, &normalized)
+                    )));
+                }
                 part if part.len() > MAX_COMPONENT_BYTES => {
                     return Err(deny("a path component is too long"));
                 }
@@ -149,10 +160,13 @@ impl FileRoot {
                 }
                 Err(e) if e.kind() == ErrorKind::NotFound => {
                     return match access {
-                        Access::Read => Err(ToolError::failed(format!(
-                            "no such file or directory: `{}`",
-                            self.relative(resolved)
-                        ))),
+                        Access::Read => {
+                            let shown = self.relative(resolved);
+                            Err(ToolError::failed(format!(
+                                "no such file or directory: `{shown}`.{}",
+                                nearby::hint(self, &shown)
+                            )))
+                        }
                         Access::Write => Ok(()),
                     };
                 }

@@ -231,7 +231,7 @@ impl Tool for Search {
         let hits = self.query(&args.query);
         if hits.is_empty() {
             return Ok(ToolOutput::new(format!(
-                "No results for {:?}. Try other keywords.",
+                "No results for {:?}. Try one or two other key words; if they find nothing either, the encyclopedia does not cover it.",
                 args.query.chars().take(100).collect::<String>()
             )));
         }

@@ -1,0 +1,253 @@
+//! What is near a path that is not there, so that a failed file call
+//! teaches the model the right path in one line: the paths whose names
+//! look like the one it gave, or else what the nearest existing directory
+//! holds. Also the bounded walk every file tool lists files with.
+//!
+//! Names are compared without case, by whole name, by stem (the name
+//! without its extension), by containment and by the words of the name
+//! (split on `-`, `_`, `.`, spaces and glob characters), so a model that
+//! guesses `config.json` is shown `config/server.toml`, and one that
+//! guesses `Notes/Tuesday.md` is shown `notes/2024-05-14-tue.md` only when
+//! a word matches. Only paths inside the root are ever shown.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::root::FileRoot;
+
+/// Files visited at most by one walk.
+pub(crate) const MAX_WALKED_FILES: usize = 20_000;
+/// Similar paths shown at most.
+const MAX_SIMILAR: usize = 5;
+/// Directory entries shown at most.
+const MAX_LISTED_ENTRIES: usize = 15;
+/// Words shorter than this do not count as a match.
+const MIN_WORD_CHARS: usize = 3;
+
+/// Files under `dir`, sorted; symlinks are not followed; at most
+/// [`MAX_WALKED_FILES`].
+pub(crate) fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(current) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&current) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                stack.push(entry.path());
+            } else if kind.is_file() {
+                files.push(entry.path());
+                if files.len() >= MAX_WALKED_FILES {
+                    stack.clear();
+                    break;
+                }
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// A sentence for a path the model gave that is not there (or not
+/// allowed): `Similar paths: …` when some names look like it, otherwise
+/// what the nearest existing directory along it holds. Starts with a
+/// space; empty when the root is empty.
+pub(crate) fn hint(root: &FileRoot, given: &str) -> String {
+    let files = walk(root.path());
+    let shown: Vec<String> = files.iter().map(|f| root.relative(f)).collect();
+    let similar = similar(given, &shown);
+    if !similar.is_empty() {
+        let list = similar
+            .iter()
+            .map(|p| format!("`{p}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        return format!(" Similar paths: {list}.");
+    }
+    let dir = nearest_directory(root, given);
+    let listing = listing(&dir);
+    if listing.is_empty() {
+        return " The working directory is empty.".into();
+    }
+    format!(" `{}` has: {listing}.", root.relative(&dir))
+}
+
+/// What `dir` holds, in one line: its files, and its directories with
+/// how many files each holds (`config/ (2 files)`). Empty when nothing.
+pub(crate) fn listing(dir: &Path) -> String {
+    let mut entries: BTreeMap<String, Option<usize>> = BTreeMap::new();
+    for file in walk(dir) {
+        let Ok(rest) = file.strip_prefix(dir) else {
+            continue;
+        };
+        let mut parts = rest.components();
+        let Some(first) = parts.next() else {
+            continue;
+        };
+        let name = first.as_os_str().to_string_lossy().to_string();
+        if parts.next().is_some() {
+            *entries.entry(name).or_insert(Some(0)).get_or_insert(0) += 1;
+        } else {
+            entries.insert(name, None);
+        }
+    }
+    let total = entries.len();
+    let mut shown: Vec<String> = entries
+        .into_iter()
+        .take(MAX_LISTED_ENTRIES)
+        .map(|(name, files)| match files {
+            None => name,
+            Some(1) => format!("{name}/ (1 file)"),
+            Some(n) => format!("{name}/ ({n} files)"),
+        })
+        .collect();
+    if total > MAX_LISTED_ENTRIES {
+        shown.push(format!("and {} more", total - MAX_LISTED_ENTRIES));
+    }
+    shown.join(", ")
+}
+
+/// The deepest existing directory along `given`, inside the root.
+fn nearest_directory(root: &FileRoot, given: &str) -> PathBuf {
+    let mut dir = root.path().to_path_buf();
+    for part in given.replace('\\', "/").split('/') {
+        if part.is_empty() || part == "." || part == ".." {
+            continue;
+        }
+        let next = dir.join(part);
+        match std::fs::symlink_metadata(&next) {
+            Ok(meta) if meta.is_dir() => dir = next,
+            _ => break,
+        }
+    }
+    dir
+}
+
+/// The paths (of `paths`) whose names look like `given`, best first.
+fn similar(given: &str, paths: &[String]) -> Vec<String> {
+    let given = given.trim().replace('\\', "/").to_lowercase();
+    let given = given.trim_start_matches(['/', '~', '.']);
+    let name = given.rsplit('/').next().unwrap_or(given);
+    let stem = stem(name);
+    let words = words(given);
+    let mut scored: Vec<(u32, &String)> = paths
+        .iter()
+        .filter_map(|path| {
+            let score = score(&path.to_lowercase(), given, name, stem, &words);
+            (score > 0).then_some((score, path))
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+    // Only the best kind of match: a whole-name match hides word matches.
+    let best = scored.first().map_or(0, |(s, _)| *s);
+    scored
+        .into_iter()
+        .filter(|(s, _)| *s * 2 >= best)
+        .take(MAX_SIMILAR)
+        .map(|(_, p)| p.clone())
+        .collect()
+}
+
+/// How much `path` (lower case) looks like what the model gave.
+fn score(path: &str, given: &str, name: &str, stem: &str, words: &[&str]) -> u32 {
+    let path_name = path.rsplit('/').next().unwrap_or(path);
+    let path_stem = self::stem(path_name);
+    if !given.is_empty() && (path == given || path.ends_with(&format!("/{given}"))) {
+        return 100;
+    }
+    if !name.is_empty() && path_name == name {
+        return 90;
+    }
+    if stem.chars().count() >= MIN_WORD_CHARS && path_stem == stem {
+        return 70;
+    }
+    let long = |s: &str| s.chars().count() >= MIN_WORD_CHARS;
+    if long(stem) && long(path_stem) && (path_stem.contains(stem) || stem.contains(path_stem)) {
+        return 50;
+    }
+    let path_words = self::words(path);
+    let shared = words
+        .iter()
+        .filter(|w| path_words.iter().any(|p| p == *w))
+        .count();
+    u32::try_from(shared).unwrap_or(u32::MAX).saturating_mul(20)
+}
+
+/// A file name without its last extension.
+fn stem(name: &str) -> &str {
+    match name.rsplit_once('.') {
+        Some((stem, _)) if !stem.is_empty() => stem,
+        _ => name,
+    }
+}
+
+/// The words of a path: split on separators and glob characters, at
+/// least [`MIN_WORD_CHARS`] long, without common file extensions.
+fn words(text: &str) -> Vec<&str> {
+    const EXTENSIONS: &[&str] = &["txt", "md", "json", "toml", "yaml", "yml", "csv", "log"];
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= MIN_WORD_CHARS && !EXTENSIONS.contains(w))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn paths(list: &[&str]) -> Vec<String> {
+        list.iter().map(|p| p.to_string()).collect()
+    }
+
+    #[test]
+    fn similar_names_are_found_by_name_stem_and_word() {
+        let all = paths(&[
+            "README.md",
+            "config/logging.toml",
+            "config/server.toml",
+            "notes/2024-05-14-tue.md",
+            "src/app.py",
+        ]);
+        assert_eq!(similar("app.py", &all), ["src/app.py"]);
+        assert_eq!(similar("/project/src/APP.py", &all), ["src/app.py"]);
+        assert_eq!(similar("server.json", &all), ["config/server.toml"]);
+        assert_eq!(
+            similar("config.json", &all),
+            ["config/logging.toml", "config/server.toml"]
+        );
+        assert_eq!(similar("notes/tue.md", &all), ["notes/2024-05-14-tue.md"]);
+        assert_eq!(similar("readme", &all), ["README.md"]);
+        assert!(similar("nothing-like-it.txt", &all).is_empty());
+        assert!(similar("", &all).is_empty());
+        assert!(similar("a.md", &all).is_empty(), "short words do not match");
+    }
+
+    #[test]
+    fn hints_list_the_nearest_directory_when_nothing_is_similar() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("config")).unwrap();
+        std::fs::write(dir.path().join("config/a.toml"), "").unwrap();
+        std::fs::write(dir.path().join("config/b.toml"), "").unwrap();
+        std::fs::write(dir.path().join("README.md"), "").unwrap();
+        std::fs::create_dir_all(dir.path().join("db/v1")).unwrap();
+        std::fs::write(dir.path().join("db/v1/up.sql"), "").unwrap();
+        let root = FileRoot::new(dir.path()).unwrap();
+        assert_eq!(
+            hint(&root, "zzz.txt"),
+            " `.` has: README.md, config/ (2 files), db/ (1 file).",
+        );
+        assert_eq!(hint(&root, "db/qq"), " `db` has: v1/ (1 file).");
+        assert_eq!(
+            hint(&root, "config.ini"),
+            " Similar paths: `config/a.toml`, `config/b.toml`."
+        );
+        let empty = tempfile::tempdir().unwrap();
+        let root = FileRoot::new(empty.path()).unwrap();
+        assert_eq!(hint(&root, "x"), " The working directory is empty.");
+    }
+}
