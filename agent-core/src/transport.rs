@@ -129,7 +129,7 @@ pub trait Transport: Send + Sync + fmt::Debug {
     /// The message that asks for the answer on a forced answer turn.
     fn answer_request(&self) -> Message {
         Message::user(
-            "Stop using tools now. Give your final answer with what you have found so far.",
+            "Stop using tools now. Answer with what the tool results above show; if they do not show the answer, say that the tools could not find it.",
         )
     }
 

@@ -80,6 +80,29 @@ async fn max_steps_stops_and_keeps_the_work() {
 }
 
 #[tokio::test]
+async fn the_builder_turns_the_answer_turn_off_whatever_the_budget_says() {
+    let model = Arc::new(adds(10));
+    let agent = Agent::builder()
+        .answer_turn(false)
+        .model(model.clone())
+        .transport(TestTransport)
+        .toolbox(TestTools::new())
+        .budget(Budget {
+            max_steps: 2,
+            answer_turn: true,
+            ..Budget::default()
+        })
+        .build()
+        .unwrap();
+    let outcome = agent.run("loop").await;
+    assert_eq!(outcome.stop_reason, StopReason::MaxSteps);
+    assert!(!outcome.forced_answer);
+    assert_eq!(outcome.answer, None);
+    assert_eq!(outcome.tool_calls, 2, "both steps were tool steps");
+    assert!(model.requests().iter().all(|r| !r.tools.is_empty()));
+}
+
+#[tokio::test]
 async fn max_steps_with_the_answer_turn_rescues_an_answer() {
     let model =
         adds(2).reply(Completion::text("3, from what I found").with_usage(Usage::new(10, 5)));
@@ -357,7 +380,8 @@ async fn the_answer_turn_uses_the_last_step_of_the_budget() {
             .last()
             .unwrap()
             .content
-            .contains("final answer")
+            .contains("Stop using tools now"),
+        "the answer turn asks for an answer in words"
     );
 }
 

@@ -62,6 +62,7 @@ pub struct AgentBuilder {
     toolbox: Option<Arc<dyn Toolbox>>,
     draft: Option<Box<dyn ToolboxDraft>>,
     budget: Budget,
+    answer_turn: Option<bool>,
     hooks: Vec<Arc<dyn Hook>>,
     sinks: Vec<Arc<dyn EventSink>>,
     max_parallel: usize,
@@ -97,6 +98,7 @@ impl AgentBuilder {
             toolbox: None,
             draft: None,
             budget: Budget::default(),
+            answer_turn: None,
             hooks: Vec::new(),
             sinks: Vec::new(),
             max_parallel: DEFAULT_MAX_PARALLEL,
@@ -153,6 +155,15 @@ impl AgentBuilder {
         self
     }
 
+    /// Whether a run that stops on its step or tool-call budget or on a
+    /// repeated call makes one forced answer turn first (default on; see
+    /// [`Budget::answer_turn`]). Wins over the budget's setting whichever
+    /// is called first.
+    pub fn answer_turn(mut self, on: bool) -> Self {
+        self.answer_turn = Some(on);
+        self
+    }
+
     /// Adds a hook; hooks run in the order added.
     pub fn hook(mut self, hook: impl Hook + 'static) -> Self {
         self.hooks.push(Arc::new(hook));
@@ -194,7 +205,10 @@ impl AgentBuilder {
     }
 
     /// Checks the configuration and builds the agent.
-    pub fn build(self) -> Result<Agent, AgentError> {
+    pub fn build(mut self) -> Result<Agent, AgentError> {
+        if let Some(on) = self.answer_turn {
+            self.budget.answer_turn = on;
+        }
         self.budget.validate()?;
         if self.max_parallel == 0 {
             return Err(AgentError::ZeroParallelism);
