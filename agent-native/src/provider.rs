@@ -178,6 +178,26 @@ impl ProviderConfig {
         self.retry = retry;
         self
     }
+
+    /// The JSON body a provider with this configuration sends for
+    /// `request`, without sending it: the messages, tool specs, stop
+    /// sequences and options exactly as they go on the wire. The request's
+    /// grammar is in the dialect already learned for this server, or
+    /// before anything was learned in llama.cpp's `grammar` field (the
+    /// first dialect a probe tries); none with [`Constrain::Off`].
+    pub fn request_body(&self, request: &CompletionRequest, stream: bool) -> Value {
+        let dialect = match self.constrain {
+            Constrain::Off => None,
+            Constrain::Auto | Constrain::On => {
+                match constrain::known(&self.base_url, &self.model) {
+                    Some(Support::Honours(dialect)) => Some(dialect),
+                    Some(Support::Ignores) if self.constrain == Constrain::Auto => None,
+                    _ => Some(Dialect::LlamaCpp),
+                }
+            }
+        };
+        request_body(&self.model, request, stream, dialect)
+    }
 }
 
 /// A chat model behind an OpenAI-compatible HTTP API.
