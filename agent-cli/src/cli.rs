@@ -30,6 +30,9 @@ pub(crate) enum Command {
     Tools(ToolsArgs),
     /// Run one tool call through the gateway and print the observation.
     Call(CallArgs),
+    /// Print the first request of a run exactly as it would be sent
+    /// (messages, tools, grammar), without calling a model.
+    Prompt(PromptArgs),
     /// The offline demo: scripted scenes, no key and no server.
     Demo(DemoArgs),
 }
@@ -87,9 +90,27 @@ pub(crate) struct ToolArgs {
     /// Root directory of the file tools.
     #[arg(long, default_value = ".")]
     pub(crate) dir: PathBuf,
-    /// Leave out the writing file tools.
+    /// Offer the writing file tools too (write_file, edit_file); naming
+    /// one in --tools offers it as well. Without either, the files group
+    /// only reads.
     #[arg(long)]
-    pub(crate) read_only: bool,
+    pub(crate) write: bool,
+}
+
+/// Replacements for parts of the prompt.
+#[derive(Debug, Clone, Default, Args)]
+pub(crate) struct PromptOverrideArgs {
+    /// Replace the role / system section: the text, or @FILE to read it
+    /// from a file. With the native transport this is the whole system
+    /// prompt.
+    #[arg(long, value_name = "TEXT|@FILE")]
+    pub(crate) system: Option<String>,
+    /// Replace a section of the text transport's prompt: role, tools,
+    /// format, endings, rules or intro, as NAME=TEXT or NAME=@FILE; an
+    /// empty TEXT removes the section. `{tools}` in a tools section stands
+    /// for the tool list. Repeatable.
+    #[arg(long, value_name = "NAME=TEXT|@FILE")]
+    pub(crate) section: Vec<String>,
 }
 
 /// MCP servers whose tools join the built-ins. They start before the
@@ -137,6 +158,10 @@ pub(crate) struct BudgetArgs {
     /// Total tokens (prompt + completion) at most.
     #[arg(long)]
     pub(crate) max_tokens: Option<u64>,
+    /// Stop at a limit or a repeated call without the one answer turn
+    /// that otherwise asks the model for its answer first.
+    #[arg(long)]
+    pub(crate) no_answer_turn: bool,
 }
 
 /// `agent run`.
@@ -159,6 +184,9 @@ pub(crate) struct RunArgs {
     /// The limits.
     #[command(flatten)]
     pub(crate) budget: BudgetArgs,
+    /// The prompt.
+    #[command(flatten)]
+    pub(crate) prompt: PromptOverrideArgs,
     /// Write a JSONL trace of the run here.
     #[arg(long)]
     pub(crate) trace: Option<PathBuf>,
@@ -188,6 +216,9 @@ pub(crate) struct ChatArgs {
     /// The limits of each task.
     #[command(flatten)]
     pub(crate) budget: BudgetArgs,
+    /// The prompt.
+    #[command(flatten)]
+    pub(crate) prompt: PromptOverrideArgs,
 }
 
 /// The output grammars `agent parse` accepts.
@@ -252,6 +283,32 @@ pub(crate) struct CallArgs {
     /// The MCP servers.
     #[command(flatten)]
     pub(crate) mcp: McpArgs,
+}
+
+/// `agent prompt`.
+#[derive(Debug, Args)]
+pub(crate) struct PromptArgs {
+    /// The task (default: a `<task>` placeholder).
+    pub(crate) task: Option<String>,
+    /// The transport.
+    #[arg(long, value_enum, default_value_t = TransportKind::Text)]
+    pub(crate) transport: TransportKind,
+    /// The model (only its name, streaming and --constrain shape the
+    /// request; nothing is sent).
+    #[command(flatten)]
+    pub(crate) model: ModelArgs,
+    /// The tools.
+    #[command(flatten)]
+    pub(crate) tools: ToolArgs,
+    /// The MCP servers (started to read their tools).
+    #[command(flatten)]
+    pub(crate) mcp: McpArgs,
+    /// The prompt.
+    #[command(flatten)]
+    pub(crate) prompt: PromptOverrideArgs,
+    /// Print the request body as JSON, as it goes on the wire.
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 /// `agent demo`.

@@ -5,6 +5,7 @@ mod cli;
 mod commands;
 mod exit;
 mod mcp;
+mod overrides;
 mod setup;
 mod toolbox;
 mod view;
@@ -108,6 +109,7 @@ async fn dispatch(command: Command) -> Result<u8, CliError> {
         Command::Replay(args) => commands::replay::replay(&args).await,
         Command::Tools(args) => commands::tools::list(&args).await,
         Command::Call(args) => commands::tools::call(&args).await,
+        Command::Prompt(args) => commands::prompt::prompt(&args).await,
         Command::Demo(args) => commands::demo::demo(&args).await,
     }
 }

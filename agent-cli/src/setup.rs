@@ -18,6 +18,7 @@ use agent_tools::mcp::McpServers;
 
 use crate::cli::{BudgetArgs, ConstrainArg, ModelArgs, ToolArgs, TransportKind};
 use crate::exit::{CliError, NO_MODEL};
+use crate::overrides::PromptOverrides;
 use crate::toolbox;
 
 /// Tokens generated per request at most (local servers need a cap).
@@ -49,14 +50,9 @@ pub(crate) fn model(
     let (Some(base_url), Some(model)) = (base_url, model) else {
         return Err(CliError::Usage(NO_MODEL.into()));
     };
-    let constrain = match args.constrain {
-        ConstrainArg::Auto => Constrain::Auto,
-        ConstrainArg::On => Constrain::On,
-        ConstrainArg::Off => Constrain::Off,
-    };
     let mut config = ProviderConfig::new(base_url, model)
         .with_timeout(request_timeout)
-        .with_constrain(constrain);
+        .with_constrain(constrain(args.constrain));
     if let Some(key) = args.api_key.clone().filter(|k| !k.is_empty()) {
         config = config.with_api_key(key);
     }
@@ -72,7 +68,16 @@ pub(crate) fn model(
     })
 }
 
-/// The transport.
+/// The provider's setting for `--constrain`.
+pub(crate) fn constrain(arg: ConstrainArg) -> Constrain {
+    match arg {
+        ConstrainArg::Auto => Constrain::Auto,
+        ConstrainArg::On => Constrain::On,
+        ConstrainArg::Off => Constrain::Off,
+    }
+}
+
+/// The transport with its default prompt.
 pub(crate) fn transport(kind: TransportKind) -> Arc<dyn Transport> {
     match kind {
         TransportKind::Text => Arc::new(TextTransport::new()),
@@ -116,6 +121,7 @@ pub(crate) fn budget(args: &BudgetArgs) -> Result<Budget, CliError> {
         max_tool_calls: args.max_tool_calls,
         max_total_tokens: args.max_tokens,
         timeout: Some(seconds(args.timeout, "timeout")?),
+        answer_turn: !args.no_answer_turn,
         ..Budget::default()
     };
     budget
@@ -124,14 +130,23 @@ pub(crate) fn budget(args: &BudgetArgs) -> Result<Budget, CliError> {
     Ok(budget)
 }
 
-/// An agent builder for a run from the flags: model, transport, budget,
-/// streaming and the generation cap; the tools come with [`tools`], once
-/// the MCP servers have started. Every flag is checked here, before any
-/// server starts.
+/// The generation options of every request a command sends.
+pub(crate) fn request_options() -> RequestOptions {
+    RequestOptions {
+        max_tokens: Some(MAX_GENERATED_TOKENS),
+        ..RequestOptions::default()
+    }
+}
+
+/// An agent builder for a run from the flags: model, transport (with the
+/// prompt overrides), budget, streaming and the generation cap; the tools
+/// come with [`tools`], once the MCP servers have started. Every flag is
+/// checked here, before any server starts.
 pub(crate) fn agent_builder(
     model_args: &ModelArgs,
     budget_args: &BudgetArgs,
     kind: TransportKind,
+    prompt: &PromptOverrides,
 ) -> Result<AgentBuilder, CliError> {
     let budget = budget(budget_args)?;
     let request_timeout = seconds(budget_args.request_timeout, "request-timeout")?;
@@ -139,13 +154,10 @@ pub(crate) fn agent_builder(
     let provider = model(model_args, request_timeout)?;
     Ok(Agent::builder()
         .model(provider)
-        .transport(transport(kind))
+        .transport(prompt.transport(kind)?)
         .budget(budget)
         .streaming(!model_args.no_stream)
-        .request_options(RequestOptions {
-            max_tokens: Some(MAX_GENERATED_TOKENS),
-            ..RequestOptions::default()
-        }))
+        .request_options(request_options()))
 }
 
 /// A task from the command line: refused when empty or blank.

@@ -9,6 +9,9 @@
 //!   first, then a built-in), or `group.*` (a built-in group or an MCP
 //!   server; a server's name alone works too). An allowlist that names no
 //!   MCP tool exposes none.
+//! - The files group reads only, unless `--write` is given or the
+//!   allowlist names a writing tool: a question about files costs fewer
+//!   prompt tokens, and nothing is written that the user did not ask for.
 
 use agent_tools::mcp::McpServers;
 use agent_tools::{ToolRegistry, ToolSet, builtin};
@@ -30,6 +33,14 @@ const BUILTIN_TOOLS: &[(&str, &str)] = &[
     ("edit_file", "files"),
 ];
 
+/// The built-in tools that change files.
+const WRITING_TOOLS: &[&str] = &["write_file", "edit_file"];
+
+/// Whether `name` is a built-in tool that changes files.
+pub(crate) fn is_writing_tool(name: &str) -> bool {
+    WRITING_TOOLS.contains(&name)
+}
+
 /// The group of the built-in tool `name`.
 pub(crate) fn builtin_group(name: &str) -> Option<&'static str> {
     BUILTIN_TOOLS
@@ -49,7 +60,7 @@ pub(crate) fn toolset(
         None => default_plan(default, servers),
         Some(entries) => allowlist_plan(entries, servers)?,
     };
-    let registry = registry(&plan.groups, args, servers)?;
+    let registry = registry(&plan.groups, args.write || plan.write, args, servers)?;
     match plan.allow {
         None => Ok(registry.allow_all()),
         Some(allow) => registry
@@ -63,6 +74,8 @@ pub(crate) fn toolset(
 struct Plan {
     groups: Vec<&'static str>,
     allow: Option<Vec<String>>,
+    /// The allowlist names a writing tool.
+    write: bool,
 }
 
 impl Plan {
@@ -112,6 +125,7 @@ fn allowlist_plan(entries: &[String], servers: &McpServers) -> Result<Plan, CliE
             allow.push(name.to_string());
         } else if let Some(group) = builtin_group(name).filter(|_| group.is_none()) {
             plan.group(group);
+            plan.write |= is_writing_tool(name);
             allow.push(name.to_string());
         } else if let Some(group) = builtin {
             plan.group(group);
@@ -148,10 +162,11 @@ fn unknown(entry: &str, servers: &McpServers) -> String {
 /// is an error naming both.
 fn registry(
     groups: &[&str],
+    write: bool,
     args: &ToolArgs,
     servers: &McpServers,
 ) -> Result<ToolRegistry, CliError> {
-    let mut registry = builtin::registry(groups, Some(&args.dir), args.read_only)
+    let mut registry = builtin::registry(groups, Some(&args.dir), !write)
         .map_err(|e| CliError::Usage(e.to_string()))?;
     for server in servers.connections() {
         for tool in server.tools() {

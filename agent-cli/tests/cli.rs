@@ -284,15 +284,17 @@ fn tools_lists_the_tools_with_their_schemas() {
         .collect();
     assert_eq!(
         names,
-        [
-            "calculator",
-            "search",
-            "read_file",
-            "grep",
-            "search_files",
-            "write_file",
-            "edit_file"
-        ]
+        ["calculator", "search", "read_file", "grep", "search_files",]
+    );
+    let out = agent()
+        .args(["tools", "--json", "--write"])
+        .output()
+        .unwrap();
+    let specs: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        specs.as_array().unwrap().len(),
+        7,
+        "--write adds the writing tools"
     );
     assert_eq!(
         specs[0]["parameters"]["required"],
@@ -359,12 +361,18 @@ fn call_runs_one_tool_through_the_gateway() {
             r#"{"path": "b.txt", "content": "x"}"#,
             "--dir",
             root,
-            "--read-only",
+            "--tools",
+            "read_file",
         ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).starts_with("Error (unknown tool)"));
+    assert!(
+        text(&out.stderr).starts_with("Error (unknown tool)"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!dir.path().join("b.txt").exists());
 }
 
 fn strip_ansi(s: &str) -> String {

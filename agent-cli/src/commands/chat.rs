@@ -17,6 +17,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use crate::cli::{ChatArgs, RUN_TOOLS, TransportKind};
 use crate::commands::run::run_cancellable;
 use crate::exit::{CliError, OK};
+use crate::overrides::PromptOverrides;
 use crate::view::LiveView;
 use crate::{mcp, setup};
 
@@ -24,7 +25,8 @@ use crate::{mcp, setup};
 pub(crate) async fn chat(mut args: ChatArgs) -> Result<u8, CliError> {
     // Fail early, in one line, on a bad configuration, before any server
     // starts. The servers then live as long as the chat.
-    setup::agent_builder(&args.model, &args.budget, args.transport)?;
+    let prompt = PromptOverrides::read(&args.prompt)?;
+    setup::agent_builder(&args.model, &args.budget, args.transport, &prompt)?;
     let servers = mcp::start(&args.mcp).await?;
     let mut tools = setup::tools(&args.tools, RUN_TOOLS, &servers, &args.budget)?;
     let interactive = std::io::stdin().is_terminal();
@@ -56,7 +58,7 @@ pub(crate) async fn chat(mut args: ChatArgs) -> Result<u8, CliError> {
             }
             continue;
         }
-        let agent = match build(&args, &tools) {
+        let agent = match build(&args, &tools, &prompt) {
             Ok(agent) => agent,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -125,8 +127,8 @@ impl State<'_> {
     }
 }
 
-fn build(args: &ChatArgs, tools: &ToolSet) -> Result<Agent, CliError> {
-    setup::agent_builder(&args.model, &args.budget, args.transport)?
+fn build(args: &ChatArgs, tools: &ToolSet, prompt: &PromptOverrides) -> Result<Agent, CliError> {
+    setup::agent_builder(&args.model, &args.budget, args.transport, prompt)?
         .toolbox(tools.clone())
         .build()
         .map_err(|e| CliError::Usage(e.to_string()))

@@ -15,13 +15,15 @@ use agent_core::{Agent, Event, Outcome, StopReason, Task};
 
 use crate::cli::{RUN_TOOLS, RunArgs};
 use crate::exit::{CANCELLED, CliError, FAILURE, OK, TERMINATED, for_stop};
+use crate::overrides::PromptOverrides;
 use crate::view::LiveView;
 use crate::{mcp, setup};
 
 /// Runs the task; returns the exit code.
 pub(crate) async fn run(args: RunArgs) -> Result<u8, CliError> {
     let task = setup::task(&args.task)?.to_string();
-    let builder = setup::agent_builder(&args.model, &args.budget, args.transport)?;
+    let prompt = PromptOverrides::read(&args.prompt)?;
+    let builder = setup::agent_builder(&args.model, &args.budget, args.transport, &prompt)?;
     // The servers live as long as the run: `servers` is dropped on return,
     // which stops them.
     let servers = mcp::start(&args.mcp).await?;

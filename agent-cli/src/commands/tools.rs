@@ -34,7 +34,10 @@ pub(crate) async fn list(args: &ToolsArgs) -> Result<u8, CliError> {
 /// Runs one call; exit 0 when the tool succeeded.
 pub(crate) async fn call(args: &CallArgs) -> Result<u8, CliError> {
     let servers = mcp::start(&args.mcp).await?;
-    let tools = toolbox::toolset(&args.tools, ALL_TOOLS, &servers)?;
+    // Naming a writing tool is asking for it.
+    let mut tool_args = args.tools.clone();
+    tool_args.write |= toolbox::is_writing_tool(&args.tool);
+    let tools = toolbox::toolset(&tool_args, ALL_TOOLS, &servers)?;
     let arguments = serde_json::from_str::<Value>(&args.args)
         .unwrap_or_else(|_| Value::String(args.args.clone()));
     let result = tools
