@@ -96,7 +96,7 @@ impl PromptBuilder {
             self.section(Section::Format, || self.format()),
             self.section(Section::Endings, || self.endings()),
             self.section(Section::Rules, || {
-                "If a call fails, read the error and try another call. Only when no tool can find what is asked, say so in the answer.".into()
+                "If a call fails, read the error and try another call. Only when no tool can find what is asked, answer that you cannot find it.".into()
             }),
         ];
         sections

@@ -273,7 +273,7 @@ impl Transport for TextTransport {
             Dialect::Paper => "`Action: Finish[...]`",
         };
         Message::user(format!(
-            "Observation: No more tool calls are possible. Reply now with `Thought: ...` then {label}: the answer the observations above show, or, if they do not show it, that the tools could not find it."
+            "Observation: No more tool calls are possible. Reply now with `Thought: ...` then {label}: the answer the observations above show, or, if they do not show it, that you cannot find it."
         ))
     }
 
