@@ -7,31 +7,16 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
+use common::{agent, output};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::time::Duration;
 
 use agent_native::testing::{Canned, CannedServer};
 use serde_json::Value;
-
-const BIN: &str = env!("CARGO_BIN_EXE_agent");
-
-fn agent() -> Command {
-    let mut command = Command::new(BIN);
-    for var in ["OPENAI_BASE_URL", "AGENT_MODEL", "OPENAI_API_KEY"] {
-        command.env_remove(var);
-    }
-    command.env("NO_COLOR", "1");
-    // The canned servers answer the run's own requests: no grammar probe.
-    command.env("AGENT_CONSTRAIN", "off");
-    command
-}
-
-async fn output(mut command: Command) -> Output {
-    tokio::task::spawn_blocking(move || command.output().unwrap())
-        .await
-        .unwrap()
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).to_string()

@@ -6,24 +6,17 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::process::{Command, Output};
 
 use agent_native::testing::{Canned, CannedServer};
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_agent");
-
+/// `agent` as a user has it: grammars in their default `auto` mode.
 fn agent() -> Command {
-    let mut command = Command::new(BIN);
-    for var in [
-        "OPENAI_BASE_URL",
-        "AGENT_MODEL",
-        "OPENAI_API_KEY",
-        "AGENT_CONSTRAIN",
-    ] {
-        command.env_remove(var);
-    }
-    command.env("NO_COLOR", "1");
+    let mut command = common::agent();
+    command.env_remove("AGENT_CONSTRAIN");
     command
 }
 

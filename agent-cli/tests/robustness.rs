@@ -7,6 +7,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
+use common::{agent, output};
+
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -14,30 +18,6 @@ use std::time::{Duration, Instant};
 use agent_core::trace::read_trace;
 use agent_native::testing::{Canned, CannedServer, refused_url};
 use serde_json::{Value, json};
-
-const BIN: &str = env!("CARGO_BIN_EXE_agent");
-
-fn agent() -> Command {
-    let mut command = Command::new(BIN);
-    for var in [
-        "OPENAI_BASE_URL",
-        "AGENT_MODEL",
-        "OPENAI_API_KEY",
-        "AGENT_LOG",
-    ] {
-        command.env_remove(var);
-    }
-    command.env("NO_COLOR", "1");
-    // The canned servers answer the run's own requests: no grammar probe.
-    command.env("AGENT_CONSTRAIN", "off");
-    command
-}
-
-async fn output(mut command: Command) -> Output {
-    tokio::task::spawn_blocking(move || command.output().unwrap())
-        .await
-        .unwrap()
-}
 
 async fn wait(child: Child) -> Output {
     tokio::task::spawn_blocking(move || child.wait_with_output().unwrap())
