@@ -1,7 +1,7 @@
 //! `cargo xtask bench [--json]`: the shared peer workload (`WORKLOAD.md`)
 //! through the real `Agent`, both transports and the real `ToolSet` (schema
 //! validation on). Prints µs/step for K = 1, 10, 50 (median, p10, p90),
-//! 1000 × K5 runs in flight on a `current_thread` runtime against the same
+//! 10,000 × K5 runs in flight on a `current_thread` runtime against the same
 //! runs one by one, peak RSS, and one round of 8 parallel 100 ms tool calls.
 
 use std::sync::Arc;
@@ -189,14 +189,17 @@ async fn steps(kind: Kind, k: usize) -> Result<(f64, f64, f64), String> {
     ))
 }
 
+/// How many K=5 runs are in flight at once on the one-thread runtime.
+const IN_FLIGHT_RUNS: usize = 10_000;
+
 async fn in_flight(kind: Kind) -> Result<(f64, f64), String> {
     let w = workload(kind, 5)?;
     let t = Instant::now();
-    let results = futures::future::join_all((0..1000).map(|_| w.run_checked())).await;
+    let results = futures::future::join_all((0..IN_FLIGHT_RUNS).map(|_| w.run_checked())).await;
     let concurrent = t.elapsed().as_secs_f64() * 1e3;
     results.into_iter().collect::<Result<Vec<()>, String>>()?;
     let t = Instant::now();
-    for _ in 0..1000 {
+    for _ in 0..IN_FLIGHT_RUNS {
         w.run_checked().await?;
     }
     Ok((concurrent, t.elapsed().as_secs_f64() * 1e3))
@@ -290,13 +293,13 @@ pub(crate) fn run(json: bool) -> Result<(), String> {
         let (concurrent, sequential) = rt.block_on(in_flight(kind))?;
         let rss = peak_rss_mib();
         println!(
-            "in flight ({}): 1000 × K5 concurrent {concurrent:.1} ms, sequential {sequential:.1} ms, peak RSS {rss:.1} MiB",
+            "in flight ({}): {IN_FLIGHT_RUNS} × K5 concurrent {concurrent:.1} ms, sequential {sequential:.1} ms, peak RSS {rss:.1} MiB",
             kind.name()
         );
         if json {
             println!(
                 "{}",
-                json!({"bench": "in_flight", "transport": kind.name(), "runs": 1000, "k": 5, "concurrent_ms": round2(concurrent), "sequential_ms": round2(sequential), "peak_rss_mib": round2(rss)})
+                json!({"bench": "in_flight", "transport": kind.name(), "runs": IN_FLIGHT_RUNS, "k": 5, "concurrent_ms": round2(concurrent), "sequential_ms": round2(sequential), "peak_rss_mib": round2(rss)})
             );
         }
     }
