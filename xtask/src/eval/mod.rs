@@ -15,6 +15,8 @@
 //! from the server (a stream cut early carries none).
 
 mod judge;
+#[cfg(test)]
+mod live;
 mod report;
 mod run;
 mod tasks;
