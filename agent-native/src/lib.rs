@@ -47,6 +47,8 @@ mod guide {
     struct Native;
     #[doc = include_str!("../../docs/cli.md")]
     struct Cli;
+    #[doc = include_str!("../../docs/mcp.md")]
+    struct Mcp;
     #[doc = include_str!("../../docs/benchmarks.md")]
     struct Benchmarks;
     #[doc = include_str!("../../docs/fuzzing.md")]
