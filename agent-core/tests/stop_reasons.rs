@@ -246,6 +246,23 @@ async fn wall_clock_timeout_interrupts_a_slow_tool_and_answers_the_call() {
 }
 
 #[tokio::test]
+async fn by_default_the_first_repeat_asks_for_the_answer() {
+    let same = |id: &str| Completion::tool_calls(vec![call(id, "add", json!({"a": 2, "b": 1}))]);
+    let model = ScriptedModel::new()
+        .reply(same("1"))
+        .reply(same("2"))
+        .text("3");
+    let (agent, model) = agent(model, Budget::default());
+    let outcome = agent.run("loop").await;
+    assert_eq!(outcome.stop_reason, StopReason::LoopDetected);
+    assert_eq!(outcome.answer.as_deref(), Some("3"));
+    assert!(outcome.forced_answer);
+    // The repeat never ran: one tool call, then the answer turn.
+    assert_eq!((outcome.steps, outcome.tool_calls), (3, 1));
+    assert!(model.requests().pop().unwrap().tools.is_empty());
+}
+
+#[tokio::test]
 async fn loop_detection_stops_on_the_third_identical_call() {
     let same = |id: &str| Completion::tool_calls(vec![call(id, "add", json!({"b": 1, "a": 2}))]);
     let model = ScriptedModel::new()
@@ -257,7 +274,13 @@ async fn loop_detection_stops_on_the_third_identical_call() {
         )]))
         .reply(same("3"))
         .text("never reached");
-    let (agent, _) = agent(model, Budget::default());
+    let (agent, _) = agent(
+        model,
+        Budget {
+            loop_threshold: 3,
+            ..Budget::default()
+        },
+    );
     let outcome = agent.run("loop").await;
     assert_eq!(outcome.stop_reason, StopReason::LoopDetected);
     // The answer turn after the loop gets the answer the model had.

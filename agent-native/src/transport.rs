@@ -122,6 +122,10 @@ impl Transport for NativeTransport {
             Decision::Act(calls.clone())
         } else if text.trim().is_empty() {
             Decision::Malformed("the reply was empty".into())
+        } else if !text.chars().any(char::is_alphanumeric) {
+            // A stray `{` from a tool call the server did not parse is not
+            // an answer.
+            Decision::Malformed("the reply held no words or numbers, only punctuation".into())
         } else {
             Decision::Final(text.trim().to_string())
         };

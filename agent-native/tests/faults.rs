@@ -828,6 +828,9 @@ async fn bad_tool_arguments_forever_end_in_a_budget_stop() {
         })
         .budget(|| Budget {
             max_steps: 6,
+            // Three bad turns in a row on text; on native, the third
+            // identical call.
+            loop_threshold: 3,
             ..budget()
         }),
     )
