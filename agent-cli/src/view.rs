@@ -40,25 +40,23 @@ impl LiveView {
             terminal,
             spinner: Arc::new(Mutex::new(Spinner::default())),
         });
-        if terminal {
-            if let Ok(handle) = tokio::runtime::Handle::try_current() {
-                let spinner = Arc::clone(&view.spinner);
-                handle.spawn(async move {
-                    let mut tick = tokio::time::interval(Duration::from_millis(100));
-                    loop {
-                        tick.tick().await;
-                        let Ok(mut s) = spinner.lock() else { return };
-                        if s.active {
-                            s.frame = (s.frame + 1) % FRAMES.len();
-                            let line = format!("\r\x1b[2K{} {}", FRAMES[s.frame], s.label);
-                            let mut err = std::io::stderr().lock();
-                            let _ = err.write_all(line.as_bytes());
-                            let _ = err.flush();
-                            s.drawn = true;
-                        }
+        if terminal && let Ok(handle) = tokio::runtime::Handle::try_current() {
+            let spinner = Arc::clone(&view.spinner);
+            handle.spawn(async move {
+                let mut tick = tokio::time::interval(Duration::from_millis(100));
+                loop {
+                    tick.tick().await;
+                    let Ok(mut s) = spinner.lock() else { return };
+                    if s.active {
+                        s.frame = (s.frame + 1) % FRAMES.len();
+                        let line = format!("\r\x1b[2K{} {}", FRAMES[s.frame], s.label);
+                        let mut err = std::io::stderr().lock();
+                        let _ = err.write_all(line.as_bytes());
+                        let _ = err.flush();
+                        s.drawn = true;
                     }
-                });
-            }
+                }
+            });
         }
         view
     }
@@ -85,11 +83,11 @@ impl LiveView {
     }
 
     fn spin(&self, label: String) {
-        if self.terminal {
-            if let Ok(mut s) = self.spinner.lock() {
-                s.active = true;
-                s.label = label;
-            }
+        if self.terminal
+            && let Ok(mut s) = self.spinner.lock()
+        {
+            s.active = true;
+            s.label = label;
         }
     }
 

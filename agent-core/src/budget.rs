@@ -171,13 +171,13 @@ impl Budget {
         if self.loop_threshold < 2 {
             return Err(BudgetError::LoopThreshold(self.loop_threshold));
         }
-        if let Some(w) = self.history_window {
-            if w.keep_tokens >= w.max_tokens {
-                return Err(BudgetError::Window {
-                    keep: w.keep_tokens,
-                    max: w.max_tokens,
-                });
-            }
+        if let Some(w) = self.history_window
+            && w.keep_tokens >= w.max_tokens
+        {
+            return Err(BudgetError::Window {
+                keep: w.keep_tokens,
+                max: w.max_tokens,
+            });
         }
         Ok(())
     }

@@ -97,10 +97,10 @@ impl ScriptedModel {
 
     /// Delays the last added entry.
     pub fn delayed(self, delay: Duration) -> Self {
-        if let Ok(mut script) = self.script.lock() {
-            if let Some(last) = script.back_mut() {
-                last.delay = Some(delay);
-            }
+        if let Ok(mut script) = self.script.lock()
+            && let Some(last) = script.back_mut()
+        {
+            last.delay = Some(delay);
         }
         self
     }
@@ -201,10 +201,10 @@ impl ScriptedModel {
     }
 
     async fn next(&self, request: &CompletionRequest) -> Result<Completion, ModelError> {
-        if self.record {
-            if let Ok(mut requests) = self.requests.lock() {
-                requests.push(request.clone());
-            }
+        if self.record
+            && let Ok(mut requests) = self.requests.lock()
+        {
+            requests.push(request.clone());
         }
         let next = self.script.lock().ok().and_then(|mut s| s.pop_front());
         let Some(scripted) = next else {

@@ -497,10 +497,10 @@ impl Complete for OpenAiCompatible {
     async fn complete(&self, request: &CompletionRequest) -> Result<Completion, ModelError> {
         let mut plan = self.plan(request).await;
         let mut result = self.send(request, plan.dialect).await;
-        if let Err(error) = &result {
-            if self.refused(&mut plan, error) {
-                result = self.send(request, None).await;
-            }
+        if let Err(error) = &result
+            && self.refused(&mut plan, error)
+        {
+            result = self.send(request, None).await;
         }
         let mut completion = result?;
         completion.constrained = plan.dialect.is_some();
@@ -511,10 +511,10 @@ impl Complete for OpenAiCompatible {
     async fn stream(&self, request: &CompletionRequest) -> Result<CompletionStream, ModelError> {
         let mut plan = self.plan(request).await;
         let mut result = self.open_stream(request, plan.dialect).await;
-        if let Err(error) = &result {
-            if self.refused(&mut plan, error) {
-                result = self.open_stream(request, None).await;
-            }
+        if let Err(error) = &result
+            && self.refused(&mut plan, error)
+        {
+            result = self.open_stream(request, None).await;
         }
         let stream = result?;
         let mut first: Vec<Result<StreamDelta, ModelError>> = plan

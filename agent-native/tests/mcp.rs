@@ -220,14 +220,15 @@ async fn a_server_killed_mid_run_fails_only_its_own_calls_and_leaves_no_process(
             if let Event::ToolCallFinished { call_id, error, .. } = event {
                 finished.lock().unwrap().push((call_id.clone(), *error));
             }
-            if let Event::Observation { observation } = event {
-                if observation.call_id == "read-1" && observation.error.is_none() {
-                    let status = std::process::Command::new("kill")
-                        .args(["-9", &pid.to_string()])
-                        .status()
-                        .unwrap();
-                    killed.store(status.success(), Ordering::SeqCst);
-                }
+            if let Event::Observation { observation } = event
+                && observation.call_id == "read-1"
+                && observation.error.is_none()
+            {
+                let status = std::process::Command::new("kill")
+                    .args(["-9", &pid.to_string()])
+                    .status()
+                    .unwrap();
+                killed.store(status.success(), Ordering::SeqCst);
             }
         })
     };

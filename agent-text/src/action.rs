@@ -63,17 +63,16 @@ pub(crate) fn read_action(text: &str, value: usize, limit: usize) -> ActionValue
         .trim_end()
         .strip_prefix('[')
         .and_then(|l| l.strip_suffix(']'))
+        && !inner.contains(['[', ']', '{', '"'])
     {
-        if !inner.contains(['[', ']', '{', '"']) {
-            line = inner;
-            let name = clean_name(inner);
-            if !name.is_empty() && !is_sentence(&name) {
-                return ActionValue::Named {
-                    name,
-                    args: None,
-                    end: line_end,
-                };
-            }
+        line = inner;
+        let name = clean_name(inner);
+        if !name.is_empty() && !is_sentence(&name) {
+            return ActionValue::Named {
+                name,
+                args: None,
+                end: line_end,
+            };
         }
     }
     if line.starts_with("```") || line.starts_with('{') || line.starts_with("<tool_call>") {

@@ -305,10 +305,11 @@ pub(crate) fn without_stray_fence(text: &str) -> &str {
 /// A plain-text input: a JSON scalar or string when the whole text is one,
 /// otherwise the text itself without wrapping quotes.
 pub(crate) fn decode_plain(text: &str) -> Value {
-    if let Ok(value) = serde_json::from_str::<Value>(text) {
-        if !value.is_object() && !value.is_array() {
-            return value;
-        }
+    if let Ok(value) = serde_json::from_str::<Value>(text)
+        && !value.is_object()
+        && !value.is_array()
+    {
+        return value;
     }
     Value::String(unquote(text).to_string())
 }
@@ -345,22 +346,22 @@ pub fn decode_input(raw: &str) -> Value {
 /// removed.
 pub(crate) fn unquote(text: &str) -> &str {
     for q in ['"', '\'', '`'] {
-        if let Some(inner) = text.strip_prefix(q).and_then(|rest| rest.strip_suffix(q)) {
-            if !inner.contains(q) {
-                return inner.trim();
-            }
+        if let Some(inner) = text.strip_prefix(q).and_then(|rest| rest.strip_suffix(q))
+            && !inner.contains(q)
+        {
+            return inner.trim();
         }
     }
     for q in ['"', '\'', '`'] {
-        if let Some(rest) = text.strip_prefix(q) {
-            if !rest.contains(q) {
-                return rest.trim();
-            }
+        if let Some(rest) = text.strip_prefix(q)
+            && !rest.contains(q)
+        {
+            return rest.trim();
         }
-        if let Some(rest) = text.strip_suffix(q) {
-            if !rest.contains(q) {
-                return rest.trim();
-            }
+        if let Some(rest) = text.strip_suffix(q)
+            && !rest.contains(q)
+        {
+            return rest.trim();
         }
     }
     text

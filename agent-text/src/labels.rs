@@ -115,11 +115,11 @@ pub(crate) fn line_label(line: &str) -> Option<(Label, usize)> {
     }
     let offset = line.len() - rest.len();
     let window = &rest[..floor_boundary(rest, LABEL_WINDOW)];
-    if let Some((colon, colon_len)) = find_colon(window) {
-        if let Some(label) = label_word(&window[..colon]) {
-            let after = rest[colon + colon_len..].trim_start_matches('*');
-            return Some((label, offset + (rest.len() - after.len())));
-        }
+    if let Some((colon, colon_len)) = find_colon(window)
+        && let Some(label) = label_word(&window[..colon])
+    {
+        let after = rest[colon + colon_len..].trim_start_matches('*');
+        return Some((label, offset + (rest.len() - after.len())));
     }
     // `Observation` without a colon still ends a step.
     let head = &rest[..floor_boundary(rest, LABEL_WINDOW)];
@@ -242,10 +242,10 @@ impl<'a> Scanner<'a> {
         let text = self.text;
         let bytes = text.as_bytes();
         while self.pos < bytes.len() {
-            if self.pos == 0 || bytes[self.pos - 1] == b'\n' {
-                if let Some(event) = self.at_line_start(mode) {
-                    return Some(event);
-                }
+            if (self.pos == 0 || bytes[self.pos - 1] == b'\n')
+                && let Some(event) = self.at_line_start(mode)
+            {
+                return Some(event);
             }
             let scan_from = self.pos;
             let mut i = scan_from;

@@ -185,14 +185,15 @@ pub fn parse_with(text: &str, options: ParseOptions) -> Parsed {
     if let Some(parsed) = walk.run() {
         return parsed;
     }
-    if options.implicit_final_answer && !walk.saw_marker {
-        if let Some(answer) = clean(text) {
-            return Parsed::Final {
-                answer,
-                thought: None,
-                end: text.len(),
-            };
-        }
+    if options.implicit_final_answer
+        && !walk.saw_marker
+        && let Some(answer) = clean(text)
+    {
+        return Parsed::Final {
+            answer,
+            thought: None,
+            end: text.len(),
+        };
     }
     Parsed::Error {
         reason: if walk.saw_marker {

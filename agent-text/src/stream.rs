@@ -77,10 +77,12 @@ impl ActionWatcher {
     fn label_at(&self, colon: usize, colon_len: usize, floor: usize) -> Option<(Label, usize)> {
         if let Some(content) = self.content_start {
             let first_colon = !self.text[content..colon].contains([':', '：']);
-            if content >= floor && colon - content <= LINE_LABEL_REACH && first_colon {
-                if let Some((label, _)) = line_label(&self.text[content..colon + colon_len]) {
-                    return Some((label, self.line_start));
-                }
+            if content >= floor
+                && colon - content <= LINE_LABEL_REACH
+                && first_colon
+                && let Some((label, _)) = line_label(&self.text[content..colon + colon_len])
+            {
+                return Some((label, self.line_start));
             }
         }
         strict_label_before(&self.text, colon, floor)

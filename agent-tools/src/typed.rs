@@ -142,14 +142,14 @@ where
     }
 
     async fn call(&self, args: Value) -> Result<ToolOutput, ToolError> {
-        if let (Some(known), Value::Object(map)) = (&self.known_fields, &args) {
-            if let Some(unknown) = map.keys().find(|k| !known.contains(k)) {
-                return Err(ToolError::invalid_args(format!(
-                    "unexpected field `{}` (allowed: {})",
-                    unknown.chars().take(40).collect::<String>(),
-                    known.join(", ")
-                )));
-            }
+        if let (Some(known), Value::Object(map)) = (&self.known_fields, &args)
+            && let Some(unknown) = map.keys().find(|k| !known.contains(k))
+        {
+            return Err(ToolError::invalid_args(format!(
+                "unexpected field `{}` (allowed: {})",
+                unknown.chars().take(40).collect::<String>(),
+                known.join(", ")
+            )));
         }
         let args: A = serde_json::from_value(args)
             .map_err(|e| ToolError::invalid_args(e.to_string()).with_source(e))?;

@@ -68,10 +68,10 @@ pub(crate) async fn chat(mut args: ChatArgs) -> Result<u8, CliError> {
         let task = Task::new(line).with_history(history.clone());
         let (outcome, _) = run_cancellable(&agent, task, Some(&view)).await;
         view.finish();
-        if let Some(answer) = &outcome.answer {
-            if !std::io::stderr().is_terminal() {
-                println!("{answer}");
-            }
+        if let Some(answer) = &outcome.answer
+            && !std::io::stderr().is_terminal()
+        {
+            println!("{answer}");
         }
         // The conversation goes on from this run, answered or not.
         history = outcome.conversation().to_vec();

@@ -219,13 +219,13 @@ impl Agent {
             let delta = delta?;
             if let StreamDelta::Text { text } = &delta {
                 emitter.emit(|| Event::TextDelta { text: text.clone() });
-                if let Some(watcher) = watcher.as_mut() {
-                    if let Some(keep) = watcher.push(text) {
-                        acc.push(delta);
-                        acc.truncate_text(keep);
-                        acc.set_finish_reason(FinishReason::StreamCut);
-                        return Ok(acc.finish());
-                    }
+                if let Some(watcher) = watcher.as_mut()
+                    && let Some(keep) = watcher.push(text)
+                {
+                    acc.push(delta);
+                    acc.truncate_text(keep);
+                    acc.set_finish_reason(FinishReason::StreamCut);
+                    return Ok(acc.finish());
                 }
             }
             acc.push(delta);

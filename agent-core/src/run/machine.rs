@@ -89,20 +89,19 @@ impl Run {
     fn issue_request(&mut self, answer_turn: Option<StopReason>) -> Step {
         let request = self.build_request(answer_turn.is_some());
         let state = &self.state;
-        if let Some(max) = state.budget.max_request_tokens {
-            if state.last_request_tokens > max {
-                return self.finish(StopReason::TokenBudget);
-            }
+        if let Some(max) = state.budget.max_request_tokens
+            && state.last_request_tokens > max
+        {
+            return self.finish(StopReason::TokenBudget);
         }
-        if let Some(max) = state.budget.max_total_tokens {
-            if state
+        if let Some(max) = state.budget.max_total_tokens
+            && state
                 .usage
                 .total_tokens
                 .saturating_add(state.last_request_tokens)
                 > max
-            {
-                return self.finish(StopReason::TokenBudget);
-            }
+        {
+            return self.finish(StopReason::TokenBudget);
         }
         self.state.steps += 1;
         self.state.phase = Phase::AwaitingModel { answer_turn };

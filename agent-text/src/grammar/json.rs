@@ -93,24 +93,24 @@ impl<'r> SchemaCompiler<'r> {
         if let Some(value) = map.get("const") {
             return json_literal(value);
         }
-        if let Some(Value::Array(values)) = map.get("enum") {
-            if !values.is_empty() {
-                return Expr::alt(values.iter().map(json_literal));
-            }
+        if let Some(Value::Array(values)) = map.get("enum")
+            && !values.is_empty()
+        {
+            return Expr::alt(values.iter().map(json_literal));
         }
         for key in ["anyOf", "oneOf"] {
-            if let Some(Value::Array(options)) = map.get(key) {
-                if !options.is_empty() {
-                    let many = options.len() > 1;
-                    return Expr::alt(options.iter().enumerate().map(|(i, option)| {
-                        let hint = if many {
-                            format!("{hint}-{}", i + 1)
-                        } else {
-                            hint.to_string()
-                        };
-                        self.compile(root, option, &hint, refs)
-                    }));
-                }
+            if let Some(Value::Array(options)) = map.get(key)
+                && !options.is_empty()
+            {
+                let many = options.len() > 1;
+                return Expr::alt(options.iter().enumerate().map(|(i, option)| {
+                    let hint = if many {
+                        format!("{hint}-{}", i + 1)
+                    } else {
+                        hint.to_string()
+                    };
+                    self.compile(root, option, &hint, refs)
+                }));
             }
         }
         let types: Vec<&str> = match map.get("type") {

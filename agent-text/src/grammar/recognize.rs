@@ -54,10 +54,10 @@ impl Matcher<'_, '_> {
             }
             Expr::Class(class) => {
                 let mut out = Ends::new();
-                if let Some(c) = self.text[start..].chars().next() {
-                    if class.contains(c) {
-                        out.insert(start + c.len_utf8());
-                    }
+                if let Some(c) = self.text[start..].chars().next()
+                    && class.contains(c)
+                {
+                    out.insert(start + c.len_utf8());
                 }
                 out
             }

@@ -471,10 +471,10 @@ fn int_or_float(
     int_op: impl Fn(i128, i128) -> Option<i128>,
     float_op: impl Fn(f64, f64) -> f64,
 ) -> Result<Number, CalcError> {
-    if let (Number::Int(x), Number::Int(y)) = (a, b) {
-        if let Some(r) = int_op(x, y) {
-            return Ok(Number::Int(r));
-        }
+    if let (Number::Int(x), Number::Int(y)) = (a, b)
+        && let Some(r) = int_op(x, y)
+    {
+        return Ok(Number::Int(r));
     }
     Number::checked_float(float_op(a.as_f64(), b.as_f64()))
 }
@@ -573,14 +573,12 @@ fn pow(base: Number, exponent: Number) -> Result<Number, CalcError> {
             "the exponent is too large (max {MAX_EXPONENT})"
         )));
     }
-    if let (Number::Int(b), Number::Int(x)) = (base, exponent) {
-        if x >= 0 {
-            if let Ok(x) = u32::try_from(x) {
-                if let Some(r) = b.checked_pow(x) {
-                    return Ok(Number::Int(r));
-                }
-            }
-        }
+    if let (Number::Int(b), Number::Int(x)) = (base, exponent)
+        && x >= 0
+        && let Ok(x) = u32::try_from(x)
+        && let Some(r) = b.checked_pow(x)
+    {
+        return Ok(Number::Int(r));
     }
     if base.as_f64() == 0.0 && e < 0.0 {
         return Err(CalcError::Math(

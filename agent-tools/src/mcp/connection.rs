@@ -90,15 +90,13 @@ impl McpConnection {
                     .to_string(),
             });
         }
-        if let Some(prefix) = &config.prefix {
-            if !is_valid_name(prefix) {
-                return Err(McpError::InvalidName {
-                    server: name.to_string(),
-                    reason: format!(
-                        "the prefix `{prefix}` may only use letters, digits, `_` and `-`"
-                    ),
-                });
-            }
+        if let Some(prefix) = &config.prefix
+            && !is_valid_name(prefix)
+        {
+            return Err(McpError::InvalidName {
+                server: name.to_string(),
+                reason: format!("the prefix `{prefix}` may only use letters, digits, `_` and `-`"),
+            });
         }
         let deadline = Instant::now() + config.startup_timeout;
         let (service, process) = match &config.transport {

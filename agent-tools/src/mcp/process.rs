@@ -142,10 +142,10 @@ impl ServerProcess {
     /// Waits up to `limit` for stderr to reach its end (after the server
     /// exited), so the tail holds its last words.
     pub(crate) async fn settle_stderr(&mut self, limit: Duration) {
-        if let Some(reader) = self.stderr_reader.as_mut() {
-            if tokio::time::timeout(limit, reader).await.is_ok() {
-                self.stderr_reader = None;
-            }
+        if let Some(reader) = self.stderr_reader.as_mut()
+            && tokio::time::timeout(limit, reader).await.is_ok()
+        {
+            self.stderr_reader = None;
         }
     }
 

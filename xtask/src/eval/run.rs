@@ -115,10 +115,10 @@ struct Usages(Mutex<Vec<Option<Usage>>>);
 
 impl EventSink for Usages {
     fn emit(&self, event: &Event) {
-        if let Event::ModelResponded { completion, .. } = event {
-            if let Ok(mut usages) = self.0.lock() {
-                usages.push(completion.usage.filter(|u| !u.estimated));
-            }
+        if let Event::ModelResponded { completion, .. } = event
+            && let Ok(mut usages) = self.0.lock()
+        {
+            usages.push(completion.usage.filter(|u| !u.estimated));
         }
     }
 }

@@ -52,13 +52,13 @@ pub(crate) async fn demo(args: &DemoArgs) -> Result<u8, CliError> {
         Some(kind) => vec![kind],
         None => vec![TransportKind::Text, TransportKind::Native],
     };
-    if let Some(scene) = &args.scene {
-        if !NAMES.contains(&scene.as_str()) {
-            return Err(CliError::Usage(format!(
-                "unknown scene `{scene}` (scenes: {})",
-                NAMES.join(", ")
-            )));
-        }
+    if let Some(scene) = &args.scene
+        && !NAMES.contains(&scene.as_str())
+    {
+        return Err(CliError::Usage(format!(
+            "unknown scene `{scene}` (scenes: {})",
+            NAMES.join(", ")
+        )));
     }
     let view = LiveView::new();
     let mut failures = 0;
