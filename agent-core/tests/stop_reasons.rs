@@ -246,13 +246,19 @@ async fn wall_clock_timeout_interrupts_a_slow_tool_and_answers_the_call() {
 }
 
 #[tokio::test]
-async fn by_default_the_first_repeat_asks_for_the_answer() {
+async fn a_threshold_of_two_asks_for_the_answer_at_the_first_repeat() {
     let same = |id: &str| Completion::tool_calls(vec![call(id, "add", json!({"a": 2, "b": 1}))]);
     let model = ScriptedModel::new()
         .reply(same("1"))
         .reply(same("2"))
         .text("3");
-    let (agent, model) = agent(model, Budget::default());
+    let (agent, model) = agent(
+        model,
+        Budget {
+            loop_threshold: 2,
+            ..Budget::default()
+        },
+    );
     let outcome = agent.run("loop").await;
     assert_eq!(outcome.stop_reason, StopReason::LoopDetected);
     assert_eq!(outcome.answer.as_deref(), Some("3"));
