@@ -95,10 +95,19 @@ impl TextTransport {
             return None;
         }
         let mut cache = self.constraints.lock().ok()?;
-        let fresh = cache
-            .as_ref()
-            .is_some_and(|c| Arc::ptr_eq(&c.tools, tools) || c.tools[..] == tools[..]);
-        if !fresh {
+        let same = cache.as_mut().is_some_and(|c| {
+            if Arc::ptr_eq(&c.tools, tools) {
+                return true;
+            }
+            // The same tools from another run: keep its `Arc`, so the
+            // rest of that run's requests are a pointer comparison.
+            let equal = c.tools[..] == tools[..];
+            if equal {
+                c.tools = Arc::clone(tools);
+            }
+            equal
+        });
+        if !same {
             *cache = Some(Compiled {
                 tools: Arc::clone(tools),
                 step: Arc::new(grammar::constraint(tools, false)),
