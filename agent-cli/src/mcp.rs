@@ -141,23 +141,7 @@ fn host_name(url: &str) -> String {
         Some(v6) => v6.split(']').next().unwrap_or(v6),
         None => host_port.split(':').next().unwrap_or(host_port),
     };
-    let name: String = host
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .take(64)
-        .collect();
-    let name = name.trim_matches('-');
-    if name.is_empty() {
-        "mcp-http".to_string()
-    } else {
-        name.to_string()
-    }
+    agent_tools::mcp::server_name_from(host, "mcp-http")
 }
 
 /// A config file or command line that cannot be used: an unreadable file

@@ -156,7 +156,14 @@ fn derive_name(command: &str, args: &[String]) -> String {
         _ => None,
     }
     .unwrap_or(program);
-    let name: String = base
+    server_name_from(base, "mcp")
+}
+
+/// A valid server name made from `text`: characters other than letters,
+/// digits, `_` and `-` become `-`, at most 64 of them, no `-` at either
+/// end; `fallback` when nothing is left.
+pub fn server_name_from(text: &str, fallback: &str) -> String {
+    let name: String = text
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
@@ -169,7 +176,7 @@ fn derive_name(command: &str, args: &[String]) -> String {
         .collect();
     let name = name.trim_matches('-');
     if name.is_empty() {
-        "mcp".to_string()
+        fallback.to_string()
     } else {
         name.to_string()
     }

@@ -25,7 +25,7 @@ mod servers;
 mod text;
 mod tool;
 
-pub use cmdline::split_command_line;
+pub use cmdline::{server_name_from, split_command_line};
 pub use config::{DEFAULT_STARTUP_TIMEOUT, McpServerConfig, McpTransport};
 pub use config_file::{McpConfigError, load_config, parse_config};
 pub use connection::McpConnection;
