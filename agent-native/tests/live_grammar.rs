@@ -9,6 +9,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use agent_core::{ToolSpec, Toolbox};
@@ -20,24 +22,8 @@ use serde_json::{Value, json};
 const TASK: &str = "What is (17 * 83) + (12 ** 3)?";
 const MODEL: &str = "qwen2.5-coder-1.5b-instruct";
 
-/// The server's base URL, if one answers.
 async fn live_server() -> Option<String> {
-    let url =
-        std::env::var("AGENT_LIVE_BASE_URL").unwrap_or_else(|_| "http://127.0.0.1:8088/v1".into());
-    let client = reqwest::Client::builder()
-        .timeout(Duration::from_secs(3))
-        .build()
-        .ok()?;
-    match client.get(format!("{url}/models")).send().await {
-        Ok(response) if response.status().is_success() => Some(url),
-        _ => {
-            eprintln!(
-                "SKIPPED live grammar test: no model server answers at {url} \
-                 (start one with ../shared/tools/local-llm/start.sh, or set AGENT_LIVE_BASE_URL)"
-            );
-            None
-        }
-    }
+    common::live_server("live grammar test").await
 }
 
 fn tools() -> Vec<ToolSpec> {

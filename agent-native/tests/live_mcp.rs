@@ -11,6 +11,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -29,24 +31,8 @@ const READ_TOOLS: [&str; 2] = ["read_text_file", "list_directory"];
 /// The model server has one slot.
 static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-/// The server's base URL, if one answers.
 async fn live_server() -> Option<String> {
-    let url =
-        std::env::var("AGENT_LIVE_BASE_URL").unwrap_or_else(|_| "http://127.0.0.1:8088/v1".into());
-    let client = reqwest::Client::builder()
-        .timeout(Duration::from_secs(3))
-        .build()
-        .ok()?;
-    match client.get(format!("{url}/models")).send().await {
-        Ok(response) if response.status().is_success() => Some(url),
-        _ => {
-            eprintln!(
-                "SKIPPED live test: no model server answers at {url} \
-                 (start one with ../shared/tools/local-llm/start.sh, or set AGENT_LIVE_BASE_URL)"
-            );
-            None
-        }
-    }
+    common::live_server("live test").await
 }
 
 /// The filesystem server's binary, if installed.
