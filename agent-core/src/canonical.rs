@@ -18,18 +18,16 @@ pub(crate) fn canonical_call_key(name: &str, arguments: &Value) -> String {
 pub(crate) fn write_canonical(value: &Value, out: &mut String) {
     match value {
         Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
             out.push('{');
-            for (i, key) in keys.into_iter().enumerate() {
+            for (i, (key, v)) in entries.into_iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
                 write_json_string(key, out);
                 out.push(':');
-                if let Some(v) = map.get(key) {
-                    write_canonical(v, out);
-                }
+                write_canonical(v, out);
             }
             out.push('}');
         }

@@ -180,7 +180,7 @@ impl CompletionRequest {
     pub fn new(messages: Vec<Message>) -> Self {
         Self {
             messages: Arc::new(messages),
-            tools: Arc::from(Vec::new()),
+            tools: no_tools(),
             tool_choice: ToolChoice::Auto,
             stop: Vec::new(),
             max_tokens: None,
@@ -188,6 +188,13 @@ impl CompletionRequest {
             constraint: None,
         }
     }
+}
+
+/// The empty tool list of a request that offers none: one shared
+/// allocation for the process, not one per request.
+pub(crate) fn no_tools() -> Arc<[ToolSpec]> {
+    static NONE: std::sync::OnceLock<Arc<[ToolSpec]>> = std::sync::OnceLock::new();
+    Arc::clone(NONE.get_or_init(|| Arc::from(Vec::new())))
 }
 
 /// Token counts of one or more requests.

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use async_trait::async_trait;
+use futures::future::BoxFuture;
 use futures::stream::{self, BoxStream};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -158,14 +159,31 @@ pub trait Complete: Send + Sync {
     }
 }
 
-#[async_trait]
+/// A shared model is the model: its futures are handed on as they are,
+/// not boxed a second time.
 impl<T: Complete + ?Sized> Complete for std::sync::Arc<T> {
-    async fn complete(&self, request: &CompletionRequest) -> Result<Completion, ModelError> {
-        (**self).complete(request).await
+    fn complete<'life0, 'life1, 'async_trait>(
+        &'life0 self,
+        request: &'life1 CompletionRequest,
+    ) -> BoxFuture<'async_trait, Result<Completion, ModelError>>
+    where
+        'life0: 'async_trait,
+        'life1: 'async_trait,
+        Self: 'async_trait,
+    {
+        (**self).complete(request)
     }
 
-    async fn stream(&self, request: &CompletionRequest) -> Result<CompletionStream, ModelError> {
-        (**self).stream(request).await
+    fn stream<'life0, 'life1, 'async_trait>(
+        &'life0 self,
+        request: &'life1 CompletionRequest,
+    ) -> BoxFuture<'async_trait, Result<CompletionStream, ModelError>>
+    where
+        'life0: 'async_trait,
+        'life1: 'async_trait,
+        Self: 'async_trait,
+    {
+        (**self).stream(request)
     }
 }
 

@@ -303,7 +303,7 @@ impl Transport for TestTransport {
 
     fn interpret(&self, completion: Completion, _tools: &[ToolSpec]) -> Interpretation {
         let decision = if !completion.tool_calls.is_empty() {
-            Decision::Act(completion.tool_calls.clone())
+            Decision::Act(completion.tool_calls.as_slice().into())
         } else if completion.text.trim().is_empty() {
             Decision::Malformed("the reply was empty".into())
         } else {

@@ -18,8 +18,9 @@ use crate::tool::Observation;
 pub enum Decision {
     /// The run is over: this is the answer.
     Final(String),
-    /// Run these tool calls, then ask again.
-    Act(Vec<ToolCall>),
+    /// Run these tool calls, then ask again. Shared, so the run can keep
+    /// them for the round without copying their arguments.
+    Act(Arc<[ToolCall]>),
     /// The output could not be understood; the reason is shown to the model.
     Malformed(String),
 }
@@ -76,7 +77,7 @@ impl RequestParts<'_> {
     pub fn plain(&self) -> CompletionRequest {
         CompletionRequest {
             messages: Arc::clone(self.messages),
-            tools: Arc::from(Vec::new()),
+            tools: crate::message::no_tools(),
             tool_choice: crate::message::ToolChoice::Auto,
             stop: Vec::new(),
             max_tokens: self.max_tokens,

@@ -574,13 +574,16 @@ impl Transport for GarbageTransport {
     }
     fn interpret(&self, completion: Completion, _tools: &[ToolSpec]) -> Interpretation {
         let decision = match completion.text.as_str() {
-            "empty" => Decision::Act(vec![]),
-            "nameless" => Decision::Act(vec![call("x", "  ", json!({}))]),
-            "dupes" => Decision::Act(vec![
-                call("", "add", json!({"a": 1, "b": 1})),
-                call("same", "add", json!({"a": 2, "b": 2})),
-                call("same", "add", json!({"a": 3, "b": 3})),
-            ]),
+            "empty" => Decision::Act(Vec::new().into()),
+            "nameless" => Decision::Act(vec![call("x", "  ", json!({}))].into()),
+            "dupes" => Decision::Act(
+                vec![
+                    call("", "add", json!({"a": 1, "b": 1})),
+                    call("same", "add", json!({"a": 2, "b": 2})),
+                    call("same", "add", json!({"a": 3, "b": 3})),
+                ]
+                .into(),
+            ),
             other => Decision::Final(other.to_string()),
         };
         Interpretation {

@@ -119,7 +119,7 @@ impl Transport for NativeTransport {
             }
         }
         let decision = if !calls.is_empty() {
-            Decision::Act(calls.clone())
+            Decision::Act(calls.as_slice().into())
         } else if text.trim().is_empty() {
             Decision::Malformed("the reply was empty".into())
         } else if !text.chars().any(char::is_alphanumeric) {

@@ -229,7 +229,7 @@ impl Transport for TextTransport {
             } => (
                 Turn {
                     thought,
-                    decision: Decision::Act(vec![ToolCall::new("", tool, input)]),
+                    decision: Decision::Act(Arc::from([ToolCall::new("", tool, input)])),
                 },
                 Message::assistant(text[..end.min(text.len())].trim_end()),
             ),

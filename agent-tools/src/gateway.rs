@@ -6,7 +6,6 @@
 //! short and leak no internals; the full cause stays in the error's source
 //! for the operator.
 
-use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
@@ -77,7 +76,7 @@ struct Entry {
 #[derive(Default, Clone)]
 pub struct ToolRegistry {
     entries: Vec<Arc<Entry>>,
-    index: HashMap<String, usize>,
+    index: foldhash::HashMap<String, usize>,
 }
 
 impl std::fmt::Debug for ToolRegistry {
@@ -279,7 +278,7 @@ impl ToolRegistry {
 #[derive(Clone)]
 pub struct ToolSet {
     entries: Arc<[Arc<Entry>]>,
-    index: Arc<HashMap<String, usize>>,
+    index: Arc<foldhash::HashMap<String, usize>>,
     default_timeout: Duration,
     max_observation_chars: usize,
 }

@@ -5,9 +5,12 @@
 //! output are the toolbox's (the `agent-tools` gateway); a panic that
 //! escapes a toolbox or a hook stops the run instead of crashing it.
 
+use std::borrow::Cow;
 use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
 use std::time::Instant;
 
+use futures::stream::FuturesOrdered;
 use futures::{FutureExt, StreamExt};
 
 use crate::event::Event;
@@ -21,19 +24,20 @@ use super::driver::{Interrupted, millis};
 use super::stream::Emitter;
 use super::{Agent, RunControl};
 
-/// A call after the hooks: to run, or already denied.
-type Planned = (ToolCall, Option<ToolError>);
+/// A call after the hooks: to run, or already denied. Borrowed from the
+/// round unless a hook edited it.
+type Planned<'a> = (Cow<'a, ToolCall>, Option<ToolError>);
 
 impl Agent {
     pub(super) async fn tool_round(
         &self,
         run: &mut Run,
-        calls: Vec<ToolCall>,
+        calls: Arc<[ToolCall]>,
         control: &RunControl,
         emitter: &Emitter<'_>,
     ) {
-        let mut planned: Vec<Planned> = Vec::with_capacity(calls.len());
-        for call in calls {
+        let mut planned: Vec<Planned<'_>> = Vec::with_capacity(calls.len());
+        for call in calls.iter() {
             match AssertUnwindSafe(self.apply_hooks(call))
                 .catch_unwind()
                 .await
@@ -72,12 +76,13 @@ impl Agent {
 
     /// Runs the hooks on one call, in the order added. `Err` carries the
     /// reason when a hook stops the run.
-    async fn apply_hooks(&self, mut call: ToolCall) -> Result<Planned, String> {
+    async fn apply_hooks<'a>(&self, call: &'a ToolCall) -> Result<Planned<'a>, String> {
+        let mut call = Cow::Borrowed(call);
         for hook in &self.hooks {
             match hook.before_tool_call(&call).await {
                 HookAction::Approve => {}
                 HookAction::Deny(reason) => return Ok((call, Some(ToolError::denied(reason)))),
-                HookAction::Edit(arguments) => call.arguments = arguments,
+                HookAction::Edit(arguments) => call.to_mut().arguments = arguments,
                 HookAction::Stop(reason) => return Err(reason),
             }
         }
@@ -86,9 +91,9 @@ impl Agent {
 
     /// Runs a round: concurrent up to the limit, sequential tools alone,
     /// results in call order.
-    async fn execute(&self, planned: Vec<Planned>, emitter: &Emitter<'_>) -> Vec<Observation> {
+    async fn execute(&self, planned: Vec<Planned<'_>>, emitter: &Emitter<'_>) -> Vec<Observation> {
         let mut observations = Vec::with_capacity(planned.len());
-        let mut batch: Vec<Planned> = Vec::new();
+        let mut batch: Vec<Planned<'_>> = Vec::new();
         for (call, denied) in planned {
             if denied.is_none() && self.toolbox.is_sequential(&call.name) {
                 observations.extend(
@@ -104,7 +109,11 @@ impl Agent {
         observations
     }
 
-    async fn execute_batch(&self, batch: Vec<Planned>, emitter: &Emitter<'_>) -> Vec<Observation> {
+    async fn execute_batch(
+        &self,
+        batch: Vec<Planned<'_>>,
+        emitter: &Emitter<'_>,
+    ) -> Vec<Observation> {
         match batch.len() {
             0 => Vec::new(),
             1 => {
@@ -114,35 +123,45 @@ impl Agent {
                 }
                 one
             }
-            _ => {
-                futures::stream::iter(batch)
-                    .map(|(call, denied)| self.execute_one(call, denied, emitter))
-                    .buffered(self.max_parallel)
-                    .collect()
-                    .await
+            n => {
+                // At most `max_parallel` at once; results in call order.
+                let mut waiting = batch.into_iter();
+                let mut running = FuturesOrdered::new();
+                for (call, denied) in waiting.by_ref().take(self.max_parallel.max(1)) {
+                    running.push_back(self.execute_one(call, denied, emitter));
+                }
+                let mut observations = Vec::with_capacity(n);
+                while let Some(observation) = running.next().await {
+                    observations.push(observation);
+                    if let Some((call, denied)) = waiting.next() {
+                        running.push_back(self.execute_one(call, denied, emitter));
+                    }
+                }
+                observations
             }
         }
     }
 
     async fn execute_one(
         &self,
-        call: ToolCall,
+        call: Cow<'_, ToolCall>,
         denied: Option<ToolError>,
         emitter: &Emitter<'_>,
     ) -> Observation {
+        let call: &ToolCall = &call;
         emitter.emit(|| Event::ToolCallStarted { call: call.clone() });
         let started = emitter.active().then(Instant::now);
         let result = match denied {
             Some(err) => Err(err),
-            None => self.toolbox.call(&call).await,
+            None => self.toolbox.call(call).await,
         };
         if !emitter.active() {
             return match result {
-                Ok(output) => Observation::ok(&call, output),
-                Err(err) => Observation::error(&call, &err),
+                Ok(output) => Observation::ok(call, output),
+                Err(err) => Observation::error(call, &err),
             };
         }
-        let observation = Observation::from_result(&call, &result);
+        let observation = Observation::from_result(call, &result);
         let duration_ms = started.map_or(0, |t| millis(t.elapsed()));
         emitter.emit(|| Event::ToolCallFinished {
             call_id: call.id.clone(),

@@ -27,12 +27,19 @@ impl Run {
                 Ok(Step::CallModel(self.build_request(answer_only)))
             }
             Phase::AwaitingTools { calls, plans } => Ok(Step::CallTools(
-                calls
+                if plans
                     .iter()
-                    .zip(plans)
-                    .filter(|(_, plan)| !matches!(plan, CallPlan::Skip { .. }))
-                    .map(|(call, _)| call.clone())
-                    .collect(),
+                    .any(|plan| matches!(plan, CallPlan::Skip { .. }))
+                {
+                    calls
+                        .iter()
+                        .zip(plans)
+                        .filter(|(_, plan)| !matches!(plan, CallPlan::Skip { .. }))
+                        .map(|(call, _)| call.clone())
+                        .collect()
+                } else {
+                    Arc::clone(calls)
+                },
             )),
             Phase::Limit { reason } => {
                 let reason = reason.clone();
@@ -174,7 +181,7 @@ impl Run {
                 Decision::Final(answer) => self.state.answer = Some(answer.clone()),
                 Decision::Act(calls) => {
                     let plans = vec![skip("the run has reached its budget"); calls.len()];
-                    let calls = calls.clone();
+                    let calls = Arc::clone(calls);
                     self.record_round(&calls, &plans, Vec::new());
                 }
                 Decision::Malformed(_) => {}
@@ -202,7 +209,7 @@ impl Run {
             }
             Decision::Act(calls) => {
                 self.state.consecutive_malformed = 0;
-                self.plan_round(calls.clone());
+                self.plan_round(Arc::clone(calls));
             }
         }
         Ok(turn)

@@ -15,7 +15,6 @@ mod persist;
 mod plan;
 mod window;
 
-use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::Arc;
 
@@ -76,7 +75,7 @@ pub enum Step {
     CallModel(CompletionRequest),
     /// Run these calls (in this order), then call [`Run::tool_results`]
     /// with one observation per call, in the same order.
-    CallTools(Vec<ToolCall>),
+    CallTools(Arc<[ToolCall]>),
     /// The run is over.
     Done(Outcome),
 }
@@ -141,7 +140,7 @@ enum Phase {
         answer_turn: Option<StopReason>,
     },
     AwaitingTools {
-        calls: Vec<ToolCall>,
+        calls: Arc<[ToolCall]>,
         plans: Vec<CallPlan>,
     },
     /// A limit was reached; `next_step` decides on an answer turn.
@@ -198,8 +197,8 @@ struct State {
     steps: u32,
     tool_calls: u32,
     consecutive_malformed: u32,
-    call_counts: HashMap<String, u32>,
-    used_ids: HashSet<String>,
+    call_counts: foldhash::HashMap<String, u32>,
+    used_ids: foldhash::HashSet<String>,
     answer_turn_used: bool,
     answer: Option<String>,
     started_ms: u64,
@@ -304,8 +303,8 @@ impl Run {
                 steps: 0,
                 tool_calls: 0,
                 consecutive_malformed: 0,
-                call_counts: HashMap::new(),
-                used_ids: HashSet::new(),
+                call_counts: foldhash::HashMap::default(),
+                used_ids: foldhash::HashSet::default(),
                 answer_turn_used: false,
                 answer: None,
                 started_ms: now_ms,

@@ -3,6 +3,8 @@
 //! is skipped (tool-call budget, loop detection), and recording a round's
 //! observations in call order.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::canonical::canonical_call_key;
@@ -50,7 +52,8 @@ impl Run {
             return;
         }
         let steps = self.state.steps;
-        for (i, call) in calls.iter_mut().enumerate() {
+        // Unique here (just made by the transport), so no copy is made.
+        for (i, call) in Arc::make_mut(calls).iter_mut().enumerate() {
             if call.id.trim().is_empty() || self.state.used_ids.contains(&call.id) {
                 let mut n = i;
                 let mut id = format!("call_{steps}_{n}");
@@ -68,7 +71,7 @@ impl Run {
     }
 
     /// Decides, per call, whether it runs, repeats or is skipped.
-    pub(super) fn plan_round(&mut self, calls: Vec<ToolCall>) {
+    pub(super) fn plan_round(&mut self, calls: Arc<[ToolCall]>) {
         let state = &mut self.state;
         let mut budget_left = state.budget.max_tool_calls.saturating_sub(state.tool_calls);
         if budget_left == 0 {
@@ -81,7 +84,7 @@ impl Run {
         }
         let mut plans = Vec::with_capacity(calls.len());
         let mut looped = false;
-        for call in &calls {
+        for call in calls.iter() {
             let count = state
                 .call_counts
                 .entry(canonical_call_key(&call.name, &call.arguments))
