@@ -280,17 +280,31 @@ async fn read_file_numbers_lines_and_reads_ranges() {
         .await
         .unwrap();
     assert_eq!(all, "1| alpha\n2| beta\n3| gamma\n4| beta again");
+    // A short file comes whole whatever range is asked: small models ask
+    // for ranges that cut off what they need.
     let range = call(
         &tools,
         "read_file",
-        json!({"path": "a.txt", "start": 2, "end": 3}),
+        json!({"path": "a.txt", "start": 2, "end": 2}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(range, all);
+    // A long one is paged.
+    let long: String = (1..=200).map(|n| format!("row {n}\n")).collect();
+    std::fs::write(f.root.join("long.txt"), long).unwrap();
+    let range = call(
+        &tools,
+        "read_file",
+        json!({"path": "long.txt", "start": 99, "end": 100}),
     )
     .await
     .unwrap();
     assert_eq!(
         range,
-        "2| beta\n3| gamma\n[lines 2-3 of 4; use start/end to read more]"
+        " 99| row 99\n100| row 100\n[lines 99-100 of 200; use start/end to read more]"
     );
+    std::fs::remove_file(f.root.join("long.txt")).unwrap();
     let (kind, msg) = call(&tools, "read_file", json!({"path": "missing.txt"}))
         .await
         .unwrap_err();
@@ -371,10 +385,33 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
     let out = call(&tools, "grep", json!({"pattern": "SECRET"}))
         .await
         .unwrap();
+    // Nothing found among a few files names them (the text ones).
     assert_eq!(
         out,
-        "no matches for `SECRET` in 4 files under `.`, ignoring case; try a shorter text or another word"
+        "no matches for `SECRET` in 4 files under `.`, ignoring case; try another word, or read one of them: a.txt, src/lib.rs, src/main.rs"
     );
+    // Nothing found in one short file shows it.
+    let out = call(&tools, "grep", json!({"pattern": "delta", "path": "a.txt"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        out,
+        "no matches for `delta` in 1 file under `a.txt`, ignoring case. `a.txt` is short; here it is whole:\n1| alpha\n2| beta\n3| gamma\n4| beta again"
+    );
+    // A table's matching rows come with its header row.
+    std::fs::write(
+        f.root.join("stock.csv"),
+        "sku,item,count\nA1,bolt,40\nA2,nut,75\n",
+    )
+    .unwrap();
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "nut", "path": "stock.csv"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(out, "stock.csv:1: sku,item,count\nstock.csv:3: A2,nut,75");
     // Plain text is found whatever its case; a regex keeps its own.
     let out = call(&tools, "grep", json!({"pattern": "BETA AGAIN"}))
         .await

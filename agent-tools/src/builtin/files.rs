@@ -17,6 +17,12 @@ use crate::typed::typed_tool;
 
 /// Lines `read_file` returns at most per call.
 pub const MAX_READ_LINES: usize = 400;
+/// A file of at most this many lines is short: `read_file` shows it whole
+/// whatever range was asked (small models ask for ranges that cut off
+/// what they need), and a `grep` that finds nothing in it shows it.
+pub const SHORT_FILE_LINES: usize = 60;
+/// Files a `grep` that finds nothing names, when it searched this few.
+const MAX_NAMED_FILES: usize = 8;
 /// Matches `grep` returns at most.
 pub const MAX_GREP_MATCHES: usize = 100;
 /// Paths `search_files` returns at most.
@@ -30,9 +36,9 @@ pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 pub struct ReadFileArgs {
     /// Path of the file, relative to the working directory.
     pub path: String,
-    /// First line to show, counting from 1 (default: the first).
+    /// First line to show in a long file, counting from 1 (default: the first).
     pub start: Option<usize>,
-    /// Last line to show (default: the last).
+    /// Last line to show in a long file (default: the last).
     pub end: Option<usize>,
 }
 
@@ -115,7 +121,7 @@ impl FileTools {
         let root = Arc::clone(&self.root);
         tools.push(Arc::new(typed_tool(
             "read_file",
-            "Read a text file with line numbers; use start/end for a range of lines.",
+            "Read a text file with line numbers. Short files come whole; page through long ones with start/end.",
             move |args: ReadFileArgs| {
                 blocking(Arc::clone(&root), move |root| read_file(root, args))
             },
@@ -221,6 +227,9 @@ fn read_file(root: &FileRoot, args: ReadFileArgs) -> Result<String, ToolError> {
     if total == 0 {
         return Ok(format!("`{shown}` is empty"));
     }
+    if total <= SHORT_FILE_LINES {
+        return Ok(numbered(&lines, 1));
+    }
     let start = args.start.unwrap_or(1).max(1);
     if start > total {
         return Err(ToolError::invalid_args(format!(
@@ -232,17 +241,33 @@ fn read_file(root: &FileRoot, args: ReadFileArgs) -> Result<String, ToolError> {
         return Err(ToolError::invalid_args("`end` must not be before `start`"));
     }
     let shown_end = end.min(start + MAX_READ_LINES - 1);
-    let width = shown_end.to_string().len();
-    let mut out = String::new();
-    for (i, line) in lines[start - 1..shown_end].iter().enumerate() {
-        out.push_str(&format!("{:>width$}| {line}\n", start + i));
-    }
+    let mut out = numbered(&lines[start - 1..shown_end], start);
     if shown_end < end || start > 1 || end < total {
         out.push_str(&format!(
-            "[lines {start}-{shown_end} of {total}; use start/end to read more]"
+            "\n[lines {start}-{shown_end} of {total}; use start/end to read more]"
         ));
     }
-    Ok(out.trim_end().to_string())
+    Ok(out)
+}
+
+/// `lines` with their numbers, the first being `first`: "3| text".
+fn numbered(lines: &[&str], first: usize) -> String {
+    let width = (first + lines.len().saturating_sub(1)).to_string().len();
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&format!("{:>width$}| {line}", first + i));
+    }
+    out.trim_end().to_string()
+}
+
+/// Whether `path` holds a table whose first line names its columns.
+fn is_table(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("csv") || e.eq_ignore_ascii_case("tsv"))
 }
 
 fn grep(root: &FileRoot, args: GrepArgs) -> Result<String, ToolError> {
@@ -276,14 +301,29 @@ fn grep(root: &FileRoot, args: GrepArgs) -> Result<String, ToolError> {
     let searched = files.len();
     let mut out = Vec::new();
     let mut more = 0usize;
-    for file in files {
-        let shown = root.relative(&file);
-        let Ok(text) = read_text(&file, &shown) else {
+    // The one file searched, when it is short: shown if nothing matches.
+    let mut short_file = None;
+    let mut texts = Vec::new();
+    for file in &files {
+        let shown = root.relative(file);
+        let Ok(text) = read_text(file, &shown) else {
             continue;
         };
+        if texts.len() <= MAX_NAMED_FILES {
+            texts.push(shown.clone());
+        }
+        // A table's matching rows come after its header, so the columns
+        // can be told apart.
+        let mut header = is_table(file).then(|| text.lines().next()).flatten();
         for (n, line) in text.lines().enumerate() {
             if regex.is_match(line) {
                 if out.len() < MAX_GREP_MATCHES {
+                    if let Some(first) = header.take()
+                        && n > 0
+                    {
+                        let first: String = first.chars().take(200).collect();
+                        out.push(format!("{shown}:1: {first}"));
+                    }
                     let line: String = line.chars().take(200).collect();
                     out.push(format!("{shown}:{}: {line}", n + 1));
                 } else {
@@ -291,15 +331,33 @@ fn grep(root: &FileRoot, args: GrepArgs) -> Result<String, ToolError> {
                 }
             }
         }
+        if searched == 1 && text.lines().count() <= SHORT_FILE_LINES {
+            short_file = Some((shown, text));
+        }
     }
     if out.is_empty() {
-        let files = if searched == 1 { "file" } else { "files" };
+        let files_word = if searched == 1 { "file" } else { "files" };
         let case = if is_regex { "" } else { ", ignoring case" };
-        return Ok(format!(
-            "no matches for `{}` in {searched} {files} under `{}`{case}; try a shorter text or another word",
+        let mut message = format!(
+            "no matches for `{}` in {searched} {files_word} under `{}`{case}",
             args.pattern,
             root.relative(&base)
-        ));
+        );
+        if let Some((shown, text)) = short_file {
+            let lines: Vec<&str> = text.lines().collect();
+            message.push_str(&format!(
+                ". `{shown}` is short; here it is whole:\n{}",
+                numbered(&lines, 1)
+            ));
+        } else if (2..=MAX_NAMED_FILES).contains(&texts.len()) {
+            message.push_str(&format!(
+                "; try another word, or read one of them: {}",
+                texts.join(", ")
+            ));
+        } else {
+            message.push_str("; try a shorter text or another word");
+        }
+        return Ok(message);
     }
     if more > 0 {
         out.push(format!("[... {more} more matches not shown]"));

@@ -16,7 +16,7 @@ pub use calculator::{
 };
 pub use files::{
     EditFileArgs, FileTools, GrepArgs, MAX_FILE_BYTES, MAX_GREP_MATCHES, MAX_LISTED_FILES,
-    MAX_READ_LINES, ReadFileArgs, SearchFilesArgs, WriteFileArgs,
+    MAX_READ_LINES, ReadFileArgs, SHORT_FILE_LINES, SearchFilesArgs, WriteFileArgs,
 };
 pub use root::{Access, FileRoot, MAX_COMPONENT_BYTES, MAX_PATH_BYTES, RootError};
 pub use search::{

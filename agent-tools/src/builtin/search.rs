@@ -4,7 +4,11 @@
 //!
 //! Ranking: each query term (lower-cased, stop words dropped) scores by
 //! inverse document frequency, three times over for a title hit. Results
-//! are capped.
+//! are capped. A query whose only hits are common words while another of
+//! its words is in no document finds nothing, and says which word: the
+//! entries it would list are about something else (a country the base
+//! does not have gets the countries it has), and a small model answers
+//! from them.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -149,8 +153,8 @@ impl Search {
         self.docs.is_empty()
     }
 
-    /// The ranked documents for `query`, best first.
-    pub fn query(&self, query: &str) -> Vec<&Document> {
+    /// The query's terms with the number of documents that hold each.
+    fn weighed_terms(&self, query: &str) -> Vec<(String, usize)> {
         let mut query_terms: Vec<String> = terms(query)
             .filter(|t| !STOP_WORDS.contains(&t.as_str()))
             .collect();
@@ -159,6 +163,48 @@ impl Search {
         if query_terms.is_empty() {
             query_terms = terms(query).collect();
         }
+        query_terms
+            .into_iter()
+            .map(|term| {
+                let df = self
+                    .docs
+                    .iter()
+                    .filter(|d| d.title_terms.contains(&term) || d.text_terms.contains(&term))
+                    .count();
+                (term, df)
+            })
+            .collect()
+    }
+
+    /// Whether a word held by `df` documents says little about which one
+    /// is meant: at least three, and at least a quarter of them.
+    fn is_common(&self, df: usize) -> bool {
+        df >= 3 && df * 4 >= self.docs.len()
+    }
+
+    /// The words of `query` no document holds, when the rest are only
+    /// common words: then nothing is found, and these words say why.
+    pub fn unknown_words(&self, query: &str) -> Vec<String> {
+        let weighed = self.weighed_terms(query);
+        let only_common = weighed
+            .iter()
+            .all(|(_, df)| *df == 0 || self.is_common(*df));
+        if !only_common {
+            return Vec::new();
+        }
+        weighed
+            .into_iter()
+            .filter(|(_, df)| *df == 0)
+            .map(|(term, _)| term)
+            .collect()
+    }
+
+    /// The ranked documents for `query`, best first.
+    pub fn query(&self, query: &str) -> Vec<&Document> {
+        let weighed = self.weighed_terms(query);
+        if !self.unknown_words(query).is_empty() {
+            return Vec::new();
+        }
         let n = self.docs.len() as f64;
         let mut scored: Vec<(f64, usize)> = self
             .docs
@@ -166,13 +212,8 @@ impl Search {
             .enumerate()
             .filter_map(|(i, d)| {
                 let mut score = 0.0;
-                for term in &query_terms {
-                    let df = self
-                        .docs
-                        .iter()
-                        .filter(|o| o.title_terms.contains(term) || o.text_terms.contains(term))
-                        .count() as f64;
-                    let idf = ((n + 1.0) / (df + 0.5)).ln();
+                for (term, df) in &weighed {
+                    let idf = ((n + 1.0) / (*df as f64 + 0.5)).ln();
                     if d.title_terms.contains(term) {
                         score += 3.0 * idf;
                     }
@@ -229,6 +270,17 @@ impl Tool for Search {
             return Err(ToolError::invalid_args("the query is empty"));
         }
         let hits = self.query(&args.query);
+        let unknown = self.unknown_words(&args.query);
+        if !unknown.is_empty() {
+            let words = unknown
+                .iter()
+                .map(|w| format!("\"{}\"", w.chars().take(40).collect::<String>()))
+                .collect::<Vec<_>>()
+                .join(", ");
+            return Ok(ToolOutput::new(format!(
+                "No results: no entry mentions {words}. Try another name for it; if that finds nothing either, the encyclopedia does not cover it."
+            )));
+        }
         if hits.is_empty() {
             return Ok(ToolOutput::new(format!(
                 "No results for {:?}. Try one or two other key words; if they find nothing either, the encyclopedia does not cover it.",
@@ -259,6 +311,13 @@ mod tests {
             "Paris"
         );
         assert!(search.query("zzzz qqqq").is_empty());
+        // A name the base lacks finds nothing, not the entries that share
+        // only a common word with the query.
+        assert!(search.query("population of Atlantis").is_empty());
+        assert_eq!(search.unknown_words("population of Atlantis"), ["atlantis"]);
+        // A word the base lacks beside one that picks an entry is noise.
+        assert_eq!(search.query("population of Paris 2031")[0].title, "Paris");
+        assert!(search.unknown_words("population of Paris 2031").is_empty());
         assert!(search.query("population").len() <= DEFAULT_MAX_RESULTS);
     }
 
