@@ -1,7 +1,8 @@
 //! The judge: is an answer right? Both the answer and each accepted answer
 //! are normalized (lower case, thousands separators between digits
 //! removed, whitespace collapsed); an accepted number must appear as a
-//! whole number (not inside a longer one), other text as a substring. A
+//! whole number (not inside a longer one; trailing decimal zeros are the
+//! same number, so `6326.60` is `6326.6`), other text as a substring. A
 //! refusal task is right when the answer says the tools cannot answer and
 //! names none of its forbidden values.
 
@@ -71,6 +72,21 @@ fn contains(haystack: &str, needle: &str) -> bool {
         let start = from + at;
         let end = start + needle.len();
         let digit_before = start > 0 && bytes[start - 1].is_ascii_digit();
+        // Trailing decimal zeros keep the value: `6326.60`, `137.0`.
+        let mut end = end;
+        if needle.contains('.') {
+            while bytes.get(end) == Some(&b'0') {
+                end += 1;
+            }
+        } else if bytes.get(end) == Some(&b'.') && bytes.get(end + 1) == Some(&b'0') {
+            let mut zeros = end + 1;
+            while bytes.get(zeros) == Some(&b'0') {
+                zeros += 1;
+            }
+            if !bytes.get(zeros).is_some_and(u8::is_ascii_digit) {
+                end = zeros;
+            }
+        }
         // A decimal point followed by a digit continues the number.
         let continues = bytes.get(end).is_some_and(|b| b.is_ascii_digit())
             || (bytes.get(end) == Some(&b'.')
@@ -131,6 +147,13 @@ mod tests {
         assert!(is_right(&t, Some("It is 330 metres tall.")));
         assert!(!is_right(&t, Some("3300 m")));
         assert!(is_right(&t, Some("330.")));
+        // Trailing decimal zeros are the same number.
+        assert!(is_right(&t, Some("330.0 m")));
+        assert!(!is_right(&t, Some("330.05 m")));
+        let t = task(&["6326.6"], false, &[]);
+        assert!(is_right(&t, Some("The total is $6,326.60.")));
+        assert!(!is_right(&t, Some("6326.61")));
+        assert!(!is_right(&t, Some("6326.605")));
     }
 
     #[test]
