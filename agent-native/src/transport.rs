@@ -36,6 +36,7 @@ pub struct NativeTransport {
     system_prompt: String,
     tool_choice: Option<ToolChoice>,
     tool_names: Vec<String>,
+    tools_on_answer_turn: bool,
 }
 
 impl Default for NativeTransport {
@@ -51,6 +52,7 @@ impl NativeTransport {
             system_prompt: DEFAULT_SYSTEM_PROMPT.to_string(),
             tool_choice: None,
             tool_names: Vec::new(),
+            tools_on_answer_turn: false,
         }
     }
 
@@ -60,8 +62,20 @@ impl NativeTransport {
         self
     }
 
+    /// Whether an answer turn still lists the tools, with `tool_choice:
+    /// "none"` (default off: it lists none, and sends no `tool_choice`).
+    /// Servers that render the tools into the prompt (llama.cpp's chat
+    /// templates) keep their prefix cache with the tools listed, but small
+    /// models then answer with a tool call written as text instead of the
+    /// answer; without them they answer.
+    pub fn with_tools_on_answer_turn(mut self, on: bool) -> Self {
+        self.tools_on_answer_turn = on;
+        self
+    }
+
     /// The `tool_choice` of ordinary requests (default `auto`); answer
-    /// turns always send `none`.
+    /// turns send `none`, or no tools at all (see
+    /// [`with_tools_on_answer_turn`](Self::with_tools_on_answer_turn)).
     pub fn with_tool_choice(mut self, choice: ToolChoice) -> Self {
         self.tool_choice = Some(choice);
         self
@@ -94,12 +108,15 @@ impl Transport for NativeTransport {
 
     fn render(&self, parts: RequestParts<'_>) -> CompletionRequest {
         let mut request = parts.plain();
-        request.tools = Arc::clone(parts.tools);
-        request.tool_choice = if parts.answer_only {
-            ToolChoice::None
+        if parts.answer_only {
+            request.tool_choice = ToolChoice::None;
+            if self.tools_on_answer_turn {
+                request.tools = Arc::clone(parts.tools);
+            }
         } else {
-            self.tool_choice.clone().unwrap_or(ToolChoice::Auto)
-        };
+            request.tools = Arc::clone(parts.tools);
+            request.tool_choice = self.tool_choice.clone().unwrap_or(ToolChoice::Auto);
+        }
         request
     }
 

@@ -1,0 +1,49 @@
+//! What the native transport sends on a forced answer turn: `tool_choice`
+//! none and, by default, no tools at all (small models behind chat
+//! templates that list the tools answer with a tool call written as text),
+//! or the tools kept when asked (the server's prefix cache stays whole).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::sync::Arc;
+
+use agent_core::message::ToolChoice;
+use agent_core::transport::RequestParts;
+use agent_core::{Message, ToolSpec, Transport};
+use agent_native::NativeTransport;
+use serde_json::json;
+
+fn render(transport: &NativeTransport, answer_only: bool) -> agent_core::CompletionRequest {
+    let messages = Arc::new(vec![Message::user("question")]);
+    let tools: Arc<[ToolSpec]> = Arc::from(vec![ToolSpec {
+        name: "lookup".into(),
+        description: "Look a thing up.".into(),
+        parameters: json!({"type": "object", "properties": {"query": {"type": "string"}}}),
+    }]);
+    transport.render(RequestParts {
+        messages: &messages,
+        tools: &tools,
+        answer_only,
+        max_tokens: None,
+        temperature: None,
+    })
+}
+
+#[test]
+fn an_answer_turn_offers_no_tools_by_default() {
+    let transport = NativeTransport::new();
+    let ordinary = render(&transport, false);
+    assert_eq!(ordinary.tools.len(), 1);
+    assert_eq!(ordinary.tool_choice, ToolChoice::Auto);
+    let answer = render(&transport, true);
+    assert!(answer.tools.is_empty());
+    assert_eq!(answer.tool_choice, ToolChoice::None);
+}
+
+#[test]
+fn an_answer_turn_can_keep_the_tools_with_tool_choice_none() {
+    let transport = NativeTransport::new().with_tools_on_answer_turn(true);
+    let answer = render(&transport, true);
+    assert_eq!(answer.tools.len(), 1);
+    assert_eq!(answer.tool_choice, ToolChoice::None);
+}
