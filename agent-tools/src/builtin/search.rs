@@ -186,6 +186,13 @@ impl Search {
     /// common words: then nothing is found, and these words say why.
     pub fn unknown_words(&self, query: &str) -> Vec<String> {
         let weighed = self.weighed_terms(query);
+        self.unknown_in(&weighed)
+            .into_iter()
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn unknown_in<'a>(&self, weighed: &'a [(String, usize)]) -> Vec<&'a str> {
         let only_common = weighed
             .iter()
             .all(|(_, df)| *df == 0 || self.is_common(*df));
@@ -193,16 +200,16 @@ impl Search {
             return Vec::new();
         }
         weighed
-            .into_iter()
+            .iter()
             .filter(|(_, df)| *df == 0)
-            .map(|(term, _)| term)
+            .map(|(term, _)| term.as_str())
             .collect()
     }
 
     /// The ranked documents for `query`, best first.
     pub fn query(&self, query: &str) -> Vec<&Document> {
         let weighed = self.weighed_terms(query);
-        if !self.unknown_words(query).is_empty() {
+        if !self.unknown_in(&weighed).is_empty() {
             return Vec::new();
         }
         let n = self.docs.len() as f64;
@@ -269,7 +276,6 @@ impl Tool for Search {
         if args.query.trim().is_empty() {
             return Err(ToolError::invalid_args("the query is empty"));
         }
-        let hits = self.query(&args.query);
         let unknown = self.unknown_words(&args.query);
         if !unknown.is_empty() {
             let words = unknown
@@ -281,6 +287,7 @@ impl Tool for Search {
                 "No results: no entry mentions {words}. Try another name for it; if that finds nothing either, the encyclopedia does not cover it."
             )));
         }
+        let hits = self.query(&args.query);
         if hits.is_empty() {
             return Ok(ToolOutput::new(format!(
                 "No results for {:?}. Try one or two other key words; if they find nothing either, the encyclopedia does not cover it.",
