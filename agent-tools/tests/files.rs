@@ -315,20 +315,39 @@ async fn read_file_numbers_lines_and_reads_ranges() {
         msg,
         "no such file or directory: `missing.txt`. `.` has: a.txt, blob.bin, src/ (2 files)."
     );
-    let (_, msg) = call(&tools, "read_file", json!({"path": "lib.rs"}))
+    // A guessed name with one clearly closest file reads that file, and
+    // says so.
+    let read = call(&tools, "read_file", json!({"path": "lib.rs"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        read,
+        "`lib.rs` is not a file in the working directory; the closest one is `src/lib.rs`:\n1| pub fn answer() -> u32 {\n2|     41\n3| }"
+    );
+    let read = call(&tools, "read_file", json!({"path": "/home/me/src/main.rs"}))
+        .await
+        .unwrap();
+    assert!(
+        read.starts_with("`/home/me/src/main.rs` is not a file in the working directory; the closest one is `src/main.rs`:\n1| fn main() {"),
+        "{read}"
+    );
+    // Two files as close: neither is read, both are named.
+    std::fs::write(f.root.join("src/lib.txt"), "notes\n").unwrap();
+    let (_, msg) = call(&tools, "read_file", json!({"path": "lib.md"}))
         .await
         .unwrap_err();
     assert_eq!(
         msg,
-        "no such file or directory: `lib.rs`. Similar paths: `src/lib.rs`."
+        "no such file or directory: `lib.md`. Similar paths: `src/lib.rs`, `src/lib.txt`."
     );
-    let (kind, msg) = call(&tools, "read_file", json!({"path": "/home/me/src/main.rs"}))
+    std::fs::remove_file(f.root.join("src/lib.txt")).unwrap();
+    let (kind, msg) = call(&tools, "read_file", json!({"path": "/home/me/nothing.rs"}))
         .await
         .unwrap_err();
     assert_eq!(kind, ToolErrorKind::Denied);
     assert_eq!(
         msg,
-        "absolute paths are not allowed: `/home/me/src/main.rs`; paths are relative to the working directory. Similar paths: `src/main.rs`."
+        "absolute paths are not allowed: `/home/me/nothing.rs`; paths are relative to the working directory. `.` has: a.txt, blob.bin, src/ (2 files)."
     );
     let (_, msg) = call(&tools, "read_file", json!({"path": "src"}))
         .await
@@ -412,6 +431,18 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
     .await
     .unwrap();
     assert_eq!(out, "stock.csv:1: sku,item,count\nstock.csv:3: A2,nut,75");
+    // A guessed file name with one clearly closest file searches that one.
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "nut", "path": "data/stock.tsv"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        out,
+        "`data/stock.tsv` is not a file in the working directory; the closest one is `stock.csv`:\nstock.csv:1: sku,item,count\nstock.csv:3: A2,nut,75"
+    );
     // Plain text is found whatever its case; a regex keeps its own.
     let out = call(&tools, "grep", json!({"pattern": "BETA AGAIN"}))
         .await

@@ -218,10 +218,48 @@ fn binary(shown: &str, len: usize) -> ToolError {
     ))
 }
 
+/// Resolves a path to read. When it is not there (or is refused) and one
+/// file inside the root is clearly the one meant, that file is read
+/// instead, with a line saying so: small models guess names (`config.yml`
+/// for `config/app.yaml`) and then ignore a list of similar paths.
+fn resolve_or_closest(
+    root: &FileRoot,
+    given: &str,
+) -> Result<(std::path::PathBuf, Option<String>), ToolError> {
+    match root.resolve(given, Access::Read) {
+        Ok(path) => Ok((path, None)),
+        Err(err) => {
+            let Some(closest) = nearby::closest_file(root, given) else {
+                return Err(err);
+            };
+            let Ok(path) = root.resolve(&closest, Access::Read) else {
+                return Err(err);
+            };
+            let given: String = given.chars().take(80).collect();
+            let note = format!(
+                "`{given}` is not a file in the working directory; the closest one is `{closest}`"
+            );
+            Ok((path, Some(note)))
+        }
+    }
+}
+
+/// `body` after the note of a substituted path, if any.
+fn with_note(note: Option<String>, body: String) -> String {
+    match note {
+        Some(note) => format!("{note}:\n{body}"),
+        None => body,
+    }
+}
+
 fn read_file(root: &FileRoot, args: ReadFileArgs) -> Result<String, ToolError> {
-    let path = root.resolve(&args.path, Access::Read)?;
-    let shown = root.relative(&path);
-    let text = read_text(&path, &shown)?;
+    let (path, note) = resolve_or_closest(root, &args.path)?;
+    read_lines(root, &path, &args).map(|body| with_note(note, body))
+}
+
+fn read_lines(root: &FileRoot, path: &Path, args: &ReadFileArgs) -> Result<String, ToolError> {
+    let shown = root.relative(path);
+    let text = read_text(path, &shown)?;
     let lines: Vec<&str> = text.lines().collect();
     let total = lines.len();
     if total == 0 {
@@ -292,11 +330,22 @@ fn grep(root: &FileRoot, args: GrepArgs) -> Result<String, ToolError> {
                 first_line(&e.to_string())
             ))
         })?;
-    let base = root.resolve(args.path.as_deref().unwrap_or("."), Access::Read)?;
+    let (base, note) = resolve_or_closest(root, args.path.as_deref().unwrap_or("."))?;
+    grep_in(root, &base, &args, &regex, is_regex).map(|body| with_note(note, body))
+}
+
+/// `grep` in `base`, a file or a directory, once the pattern is built.
+fn grep_in(
+    root: &FileRoot,
+    base: &Path,
+    args: &GrepArgs,
+    regex: &regex::Regex,
+    is_regex: bool,
+) -> Result<String, ToolError> {
     let files = if base.is_dir() {
-        walk(&base)
+        walk(base)
     } else {
-        vec![base.clone()]
+        vec![base.to_path_buf()]
     };
     let searched = files.len();
     let mut out = Vec::new();
@@ -341,7 +390,7 @@ fn grep(root: &FileRoot, args: GrepArgs) -> Result<String, ToolError> {
         let mut message = format!(
             "no matches for `{}` in {searched} {files_word} under `{}`{case}",
             args.pattern,
-            root.relative(&base)
+            root.relative(base)
         );
         if let Some((shown, text)) = short_file {
             let lines: Vec<&str> = text.lines().collect();

@@ -23,6 +23,9 @@ const MAX_SIMILAR: usize = 5;
 const MAX_LISTED_ENTRIES: usize = 15;
 /// Words shorter than this do not count as a match.
 const MIN_WORD_CHARS: usize = 3;
+/// The least score of a path read in place of one that is not there: its
+/// stem holds the given stem (or the reverse), or two words match.
+const MIN_CLOSEST_SCORE: u32 = 40;
 
 /// Files under `dir`, sorted; symlinks are not followed; at most
 /// [`MAX_WALKED_FILES`].
@@ -74,6 +77,24 @@ pub(crate) fn hint(root: &FileRoot, given: &str) -> String {
         return " The working directory is empty.".into();
     }
     format!(" `{}` has: {listing}.", root.relative(&dir))
+}
+
+/// The one file that a read of `given`, a path that is not there, can
+/// show instead: the most similar path, when no other is as similar and it
+/// looks like `given` by more than one shared word. `None` when there is
+/// no such single file.
+pub(crate) fn closest_file(root: &FileRoot, given: &str) -> Option<String> {
+    let files = walk(root.path());
+    let shown: Vec<String> = files.iter().map(|f| root.relative(f)).collect();
+    let scored = scored(given, &shown);
+    match scored.as_slice() {
+        [(best, path), rest @ ..]
+            if *best >= MIN_CLOSEST_SCORE && rest.first().is_none_or(|(s, _)| s < best) =>
+        {
+            Some((*path).clone())
+        }
+        _ => None,
+    }
 }
 
 /// What `dir` holds, in one line: its files, and its directories with
@@ -129,6 +150,19 @@ fn nearest_directory(root: &FileRoot, given: &str) -> PathBuf {
 
 /// The paths (of `paths`) whose names look like `given`, best first.
 fn similar(given: &str, paths: &[String]) -> Vec<String> {
+    let scored = scored(given, paths);
+    // Only the best kind of match: a whole-name match hides word matches.
+    let best = scored.first().map_or(0, |(s, _)| *s);
+    scored
+        .into_iter()
+        .filter(|(s, _)| *s * 2 >= best)
+        .take(MAX_SIMILAR)
+        .map(|(_, p)| p.clone())
+        .collect()
+}
+
+/// The paths that look like `given` at all, with their scores, best first.
+fn scored<'a>(given: &str, paths: &'a [String]) -> Vec<(u32, &'a String)> {
     let given = given.trim().replace('\\', "/").to_lowercase();
     let given = given.trim_start_matches(['/', '~', '.']);
     let name = given.rsplit('/').next().unwrap_or(given);
@@ -142,14 +176,7 @@ fn similar(given: &str, paths: &[String]) -> Vec<String> {
         })
         .collect();
     scored.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
-    // Only the best kind of match: a whole-name match hides word matches.
-    let best = scored.first().map_or(0, |(s, _)| *s);
     scored
-        .into_iter()
-        .filter(|(s, _)| *s * 2 >= best)
-        .take(MAX_SIMILAR)
-        .map(|(_, p)| p.clone())
-        .collect()
 }
 
 /// How much `path` (lower case) looks like what the model gave.
@@ -225,6 +252,37 @@ mod tests {
         assert!(similar("nothing-like-it.txt", &all).is_empty());
         assert!(similar("", &all).is_empty());
         assert!(similar("a.md", &all).is_empty(), "short words do not match");
+    }
+
+    #[test]
+    fn the_closest_file_is_one_clearly_best_match() {
+        let dir = tempfile::tempdir().unwrap();
+        for path in [
+            "config/server.toml",
+            "config/logging.toml",
+            "notes/guest-wifi.md",
+            "notes/wifi-setup.md",
+        ] {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "x").unwrap();
+        }
+        let root = FileRoot::new(dir.path()).unwrap();
+        let closest = |given: &str| closest_file(&root, given);
+        assert_eq!(
+            closest("config/webserver.conf").as_deref(),
+            Some("config/server.toml")
+        );
+        assert_eq!(closest("server.ini").as_deref(), Some("config/server.toml"));
+        assert_eq!(
+            closest("/etc/logging.toml").as_deref(),
+            Some("config/logging.toml")
+        );
+        // Two files as close: neither is read.
+        assert_eq!(closest("config/settings.toml"), None);
+        assert_eq!(closest("wifi.md"), None);
+        // One shared word is too little.
+        assert_eq!(closest("guest-list.txt"), None);
     }
 
     #[test]
