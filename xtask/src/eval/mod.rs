@@ -8,8 +8,13 @@
 //! ```text
 //! cargo xtask eval [--base-url URL] [--model NAME] [--transport text|native|both]
 //!                  [--tasks FILE] [--split tune|check] [--only ID-PREFIX]
-//!                  [--jsonl OUT] [--report OUT.md] [--stream] [--timeout SECS]
+//!                  [--jsonl OUT] [--report OUT.md] [--traces DIR] [--stream]
+//!                  [--timeout SECS]
 //! ```
+//!
+//! `--jsonl` gets each record as soon as its run ends, so a run stopped
+//! part-way keeps what it did; `--traces DIR` keeps each run's JSONL trace
+//! (`DIR/ID-TRANSPORT.jsonl`, readable with `agent replay`).
 //!
 //! Requests are not streamed by default, so every request's usage comes
 //! from the server (a stream cut early carries none).
@@ -21,6 +26,7 @@ mod report;
 mod run;
 mod tasks;
 
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -40,6 +46,7 @@ struct Args {
     only: Option<String>,
     jsonl: Option<PathBuf>,
     report: Option<PathBuf>,
+    traces: Option<PathBuf>,
     stream: bool,
     timeout: Duration,
 }
@@ -55,6 +62,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         only: None,
         jsonl: None,
         report: None,
+        traces: None,
         stream: false,
         timeout: Duration::from_secs(600),
     };
@@ -89,6 +97,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             "--only" => parsed.only = Some(value()?),
             "--jsonl" => parsed.jsonl = Some(PathBuf::from(value()?)),
             "--report" => parsed.report = Some(PathBuf::from(value()?)),
+            "--traces" => parsed.traces = Some(PathBuf::from(value()?)),
             "--stream" => parsed.stream = true,
             "--timeout" => {
                 let secs: f64 = value()?
@@ -122,11 +131,24 @@ pub(crate) fn run(args: &[String]) -> Result<bool, String> {
         ProviderConfig::new(&args.base_url, &args.model).with_timeout(args.timeout),
     )
     .map_err(|e| e.to_string())?;
+    if let Some(dir) = &args.traces {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    }
     let settings = Settings {
         provider: Arc::new(provider),
         stream: args.stream,
         timeout: args.timeout,
+        traces: args.traces.clone(),
     };
+    let mut jsonl = args
+        .jsonl
+        .as_ref()
+        .map(|path| {
+            std::fs::File::create(path)
+                .map(|file| (path, file))
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        })
+        .transpose()?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -153,6 +175,10 @@ pub(crate) fn run(args: &[String]) -> Result<bool, String> {
                 record.seconds,
                 record.stop_reason
             );
+            if let Some((path, file)) = jsonl.as_mut() {
+                file.write_all(report::jsonl_line(&record).as_bytes())
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            }
             records.push(record);
         }
         reports.push(report::Report {
@@ -171,9 +197,6 @@ pub(crate) fn run(args: &[String]) -> Result<bool, String> {
     println!("{text}");
     if let Some(path) = &args.report {
         std::fs::write(path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
-    if let Some(path) = &args.jsonl {
-        report::write_jsonl(path, &reports)?;
     }
     Ok(reports
         .iter()

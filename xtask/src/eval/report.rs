@@ -5,7 +5,6 @@
 //! line per wrong answer. Also the JSONL records.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use serde_json::json;
 
@@ -156,30 +155,27 @@ pub(crate) fn render(header: &Header, reports: &[Report]) -> String {
 }
 
 /// One JSON line per run.
-pub(crate) fn write_jsonl(path: &Path, reports: &[Report]) -> Result<(), String> {
-    let mut out = String::new();
-    for record in reports.iter().flat_map(|r| &r.records) {
-        let line = json!({
-            "id": record.id,
-            "split": record.split,
-            "category": record.category,
-            "transport": record.transport,
-            "right": record.right,
-            "clean": record.clean,
-            "stop_reason": record.stop_reason,
-            "answer": record.answer,
-            "forced_answer": record.forced_answer,
-            "steps": record.steps,
-            "requests": record.requests,
-            "tool_calls": record.tool_calls,
-            "prompt_tokens": record.prompt_tokens(),
-            "cached_prompt_tokens": record.cached_prompt_tokens(),
-            "completion_tokens": record.completion_tokens(),
-            "first_prompt_tokens": record.usages.first().and_then(|u| u.map(|u| u.prompt_tokens)),
-            "seconds": (record.seconds * 10.0).round() / 10.0,
-        });
-        out.push_str(&line.to_string());
-        out.push('\n');
-    }
-    std::fs::write(path, out).map_err(|e| format!("cannot write {}: {e}", path.display()))
+pub(crate) fn jsonl_line(record: &Record) -> String {
+    let line = json!({
+        "id": record.id,
+        "split": record.split,
+        "category": record.category,
+        "transport": record.transport,
+        "right": record.right,
+        "clean": record.clean,
+        "stop_reason": record.stop_reason,
+        "answer": record.answer,
+        "forced_answer": record.forced_answer,
+        "steps": record.steps,
+        "requests": record.requests,
+        "tool_calls": record.tool_calls,
+        "prompt_tokens": record.prompt_tokens(),
+        "cached_prompt_tokens": record.cached_prompt_tokens(),
+        "completion_tokens": record.completion_tokens(),
+        "first_prompt_tokens": record.usages.first().and_then(|u| u.map(|u| u.prompt_tokens)),
+        "seconds": (record.seconds * 10.0).round() / 10.0,
+    });
+    let mut text = line.to_string();
+    text.push('\n');
+    text
 }

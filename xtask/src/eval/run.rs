@@ -3,12 +3,14 @@
 //! record of what happened, with each request's usage as the server
 //! reported it.
 
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use agent_core::event::EventSink;
 use agent_core::message::Usage;
 use agent_core::run::{RequestOptions, Run, RunConfig, Step};
+use agent_core::trace::TraceWriter;
 use agent_core::{Agent, Budget, Complete, Event, StopReason, Transport};
 use agent_native::{NativeTransport, OpenAiCompatible};
 use agent_text::TextTransport;
@@ -49,6 +51,8 @@ pub(crate) struct Settings {
     pub(crate) provider: Arc<OpenAiCompatible>,
     pub(crate) stream: bool,
     pub(crate) timeout: Duration,
+    /// Where each run's trace goes, when asked.
+    pub(crate) traces: Option<PathBuf>,
 }
 
 /// What one run did.
@@ -149,7 +153,13 @@ pub(crate) async fn run_task(
         .map_err(|e| format!("{}: {e}", task.id))?
         .allow_all();
     let usages = Arc::new(Usages::default());
-    let agent = Agent::builder()
+    let mut builder = Agent::builder();
+    if let Some(dir) = &settings.traces {
+        let path = dir.join(format!("{}-{}.jsonl", task.id, kind.name()));
+        let trace = TraceWriter::create(&path).map_err(|e| e.to_string())?;
+        builder = builder.sink(trace);
+    }
+    let agent = builder
         .model(Arc::clone(&settings.provider))
         .transport(kind.transport())
         .toolbox(tools)
