@@ -111,6 +111,11 @@ pub(crate) struct PromptOverrideArgs {
     /// for the tool list. Repeatable.
     #[arg(long, value_name = "NAME=TEXT|@FILE")]
     pub(crate) section: Vec<String>,
+    /// Native transport: do not offer the `final_answer` tool, and let the
+    /// model answer in words (`tool_choice: auto`). By default every turn
+    /// must be a tool call and the answer is a call to `final_answer`.
+    #[arg(long)]
+    pub(crate) no_answer_tool: bool,
 }
 
 /// MCP servers whose tools join the built-ins. They start before the

@@ -31,6 +31,7 @@ const SECTION_NAMES: &[(&str, Section)] = &[
 pub(crate) struct PromptOverrides {
     system: Option<String>,
     sections: Vec<(Section, String)>,
+    no_answer_tool: bool,
 }
 
 impl PromptOverrides {
@@ -63,7 +64,11 @@ impl PromptOverrides {
             }
             sections.push((section, text_or_file(value, "--section")?));
         }
-        Ok(Self { system, sections })
+        Ok(Self {
+            system,
+            sections,
+            no_answer_tool: args.no_answer_tool,
+        })
     }
 
     /// The transport of `kind` with these overrides. Sections belong to
@@ -71,6 +76,11 @@ impl PromptOverrides {
     pub(crate) fn transport(&self, kind: TransportKind) -> Result<Arc<dyn Transport>, CliError> {
         match kind {
             TransportKind::Text => {
+                if self.no_answer_tool {
+                    return Err(CliError::Usage(
+                        "--no-answer-tool is for the native transport; the text transport answers with `Final Answer:`".into(),
+                    ));
+                }
                 let mut prompt = PromptBuilder::default();
                 if let Some(system) = &self.system {
                     prompt = prompt.with_section(Section::Role, system.clone());
@@ -86,7 +96,7 @@ impl PromptOverrides {
                         "--section replaces parts of the text transport's prompt; the native transport's whole system prompt is --system".into(),
                     ));
                 }
-                let mut transport = NativeTransport::new();
+                let mut transport = NativeTransport::new().with_answer_tool(!self.no_answer_tool);
                 if let Some(system) = &self.system {
                     transport = transport.with_system_prompt(system.clone());
                 }
@@ -155,6 +165,7 @@ mod tests {
 
     fn args(system: Option<&str>, sections: &[&str]) -> PromptOverrideArgs {
         PromptOverrideArgs {
+            no_answer_tool: false,
             system: system.map(String::from),
             section: sections.iter().map(|s| s.to_string()).collect(),
         }

@@ -167,9 +167,10 @@ fn the_files_group_writes_only_when_asked() {
             .map(|t| t["function"]["name"].as_str().unwrap().to_string())
             .collect()
     };
+    // (the native transport adds its answer tool last).
     assert_eq!(
         names(&["--tools", "files"]),
-        ["read_file", "grep", "search_files"]
+        ["read_file", "grep", "search_files", "final_answer"]
     );
     assert_eq!(
         names(&["--tools", "files", "--write"]),
@@ -178,12 +179,13 @@ fn the_files_group_writes_only_when_asked() {
             "grep",
             "search_files",
             "write_file",
-            "edit_file"
+            "edit_file",
+            "final_answer"
         ]
     );
     assert_eq!(
         names(&["--tools", "read_file,edit_file"]),
-        ["read_file", "edit_file"]
+        ["read_file", "edit_file", "final_answer"]
     );
     // `agent call` of a writing tool is asking for it.
     let out = run(&[

@@ -496,7 +496,7 @@ async fn chat_keeps_the_previous_tools_after_a_rejected_tools_command() {
         .iter()
         .map(|t| t["function"]["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["calculator"]);
+    assert_eq!(names, ["calculator", "final_answer"]);
 }
 
 // ---- model failures ------------------------------------------------------------------------

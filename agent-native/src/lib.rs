@@ -12,6 +12,7 @@
 //! - [`NativeTransport`]: native function calling with `tools=`.
 //! - With the `testing` feature: [`testing::CannedServer`].
 
+mod answer_tool;
 mod constrain;
 mod content_calls;
 mod provider;
@@ -23,13 +24,14 @@ mod wire;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+pub use answer_tool::ANSWER_TOOL;
 pub use constrain::Constrain;
 pub use provider::{
     DEFAULT_BASE_URL, DEFAULT_REQUEST_TIMEOUT, MAX_TIMEOUT, OpenAiCompatible, ProviderConfig,
     ProviderError,
 };
 pub use retry::RetryPolicy;
-pub use transport::{DEFAULT_SYSTEM_PROMPT, NativeTransport};
+pub use transport::{ANSWER_TOOL_SYSTEM_PROMPT, DEFAULT_SYSTEM_PROMPT, NativeTransport};
 
 /// The README and the user guide, compiled and run as doctests so their
 /// examples cannot rot.

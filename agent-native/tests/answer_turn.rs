@@ -33,8 +33,8 @@ fn render(transport: &NativeTransport, answer_only: bool) -> agent_core::Complet
 fn an_answer_turn_offers_no_tools_by_default() {
     let transport = NativeTransport::new();
     let ordinary = render(&transport, false);
-    assert_eq!(ordinary.tools.len(), 1);
-    assert_eq!(ordinary.tool_choice, ToolChoice::Auto);
+    assert_eq!(ordinary.tools.len(), 2, "the run's tool and final_answer");
+    assert_eq!(ordinary.tool_choice, ToolChoice::Required);
     let answer = render(&transport, true);
     assert!(answer.tools.is_empty());
     assert_eq!(answer.tool_choice, ToolChoice::None);
@@ -44,6 +44,14 @@ fn an_answer_turn_offers_no_tools_by_default() {
 fn an_answer_turn_can_keep_the_tools_with_tool_choice_none() {
     let transport = NativeTransport::new().with_tools_on_answer_turn(true);
     let answer = render(&transport, true);
+    // The same list as an ordinary turn's, so the server's prefix cache
+    // holds: the tool and final_answer.
+    assert_eq!(answer.tools, render(&transport, false).tools);
+    assert_eq!(answer.tool_choice, ToolChoice::None);
+    let plain = NativeTransport::new()
+        .with_answer_tool(false)
+        .with_tools_on_answer_turn(true);
+    let answer = render(&plain, true);
     assert_eq!(answer.tools.len(), 1);
     assert_eq!(answer.tool_choice, ToolChoice::None);
 }
