@@ -105,6 +105,12 @@ pub struct Budget {
     /// asks the model to answer with what it has, so an answer already in
     /// the transcript is not lost. The outcome says it was forced. Default on.
     pub answer_turn: bool,
+    /// When the model answers right after a round in which every call
+    /// failed, before any tool call of the run has given a result, the
+    /// answer is sent back once as a malformed turn that asks for another
+    /// call: small models otherwise reply "I cannot find it" to the first
+    /// error. A second such answer stands. Default on.
+    pub retry_after_failed_calls: bool,
     /// Optional history window for requests.
     pub history_window: Option<HistoryWindow>,
 }
@@ -120,6 +126,7 @@ impl Default for Budget {
             max_consecutive_malformed: 3,
             loop_threshold: 3,
             answer_turn: true,
+            retry_after_failed_calls: true,
             history_window: None,
         }
     }

@@ -173,6 +173,9 @@ impl Run {
             &mut interpretation.turn.decision,
             &mut interpretation.message,
         );
+        if answer_turn.is_none() {
+            self.check_premature_answer(&mut interpretation.turn.decision);
+        }
         let turn = interpretation.turn;
         self.push(interpretation.message);
 

@@ -163,6 +163,18 @@ struct PromptAnchor {
     window_start: usize,
 }
 
+/// What the tool rounds so far have given, for
+/// [`Budget::retry_after_failed_calls`].
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+struct ToolProgress {
+    /// Some call of the run gave a result.
+    any_result: bool,
+    /// Every call of the last round failed (or was not run).
+    last_round_failed: bool,
+    /// The model was already asked to try again once.
+    retry_asked: bool,
+}
+
 /// The serializable part of a run.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct State {
@@ -200,6 +212,8 @@ struct State {
     call_counts: foldhash::HashMap<String, u32>,
     used_ids: foldhash::HashSet<String>,
     answer_turn_used: bool,
+    #[serde(default)]
+    progress: ToolProgress,
     answer: Option<String>,
     started_ms: u64,
     last_ms: u64,
@@ -306,6 +320,7 @@ impl Run {
                 call_counts: foldhash::HashMap::default(),
                 used_ids: foldhash::HashSet::default(),
                 answer_turn_used: false,
+                progress: ToolProgress::default(),
                 answer: None,
                 started_ms: now_ms,
                 last_ms: now_ms,

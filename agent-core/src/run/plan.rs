@@ -157,8 +157,33 @@ impl Run {
                 }
             }
         }
+        if !round.is_empty() {
+            let progress = &mut self.state.progress;
+            progress.last_round_failed = round.iter().all(|o| o.error.is_some());
+            progress.any_result |= round.iter().any(|o| o.error.is_none());
+        }
         for message in self.transport.observations(&round) {
             self.push(message);
+        }
+    }
+
+    /// An answer given right after a round of failed calls, before any
+    /// call of the run gave a result, is sent back once as malformed
+    /// ([`Budget::retry_after_failed_calls`](crate::Budget)).
+    pub(super) fn check_premature_answer(&mut self, decision: &mut Decision) {
+        let progress = &mut self.state.progress;
+        if matches!(decision, Decision::Final(_))
+            && self.state.budget.retry_after_failed_calls
+            && progress.last_round_failed
+            && !progress.any_result
+            && !progress.retry_asked
+        {
+            progress.retry_asked = true;
+            *decision = Decision::Malformed(
+                "that answer came right after a failed call, before any tool gave a result; \
+                 read the error above and try another call first"
+                    .into(),
+            );
         }
     }
 }
