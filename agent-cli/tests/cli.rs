@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{BIN, agent, output};
+use common::{BIN, agent, output, tool_names};
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -479,13 +479,7 @@ async fn chat_keeps_the_conversation_and_obeys_its_commands() {
     );
     // Native with only the calculator, the conversation carried over.
     // (and the native transport's answer tool).
-    let names: Vec<&str> = requests[2]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["function"]["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["calculator", "final_answer"]);
+    assert_eq!(tool_names(&requests[2]), ["calculator", "final_answer"]);
     let third = requests[2]["messages"].as_array().unwrap();
     assert!(third.iter().any(|m| {
         m["content"]

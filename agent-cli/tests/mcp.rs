@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{agent, output};
+use common::{agent, output, tool_names};
 
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
@@ -634,13 +634,11 @@ async fn chat_keeps_its_servers_and_tools_chooses_among_their_tools() {
     let requests = model.requests();
     assert_eq!(requests.len(), 4);
     for request in [&requests[0], &requests[2]] {
-        let names: Vec<&str> = request["tools"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["function"]["name"].as_str().unwrap())
-            .collect();
-        assert_eq!(names, ["echo", "final_answer"], "the chosen tool only");
+        assert_eq!(
+            tool_names(request),
+            ["echo", "final_answer"],
+            "the chosen tool only"
+        );
     }
     // One server served both tasks and stopped with the chat.
     assert!(requests[3].to_string().contains("Echo: two"));

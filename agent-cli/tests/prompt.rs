@@ -160,11 +160,9 @@ fn the_files_group_writes_only_when_asked() {
     let names = |extra: &[&str]| -> Vec<String> {
         let mut args = vec!["--transport", "native", "--dir", root];
         args.extend_from_slice(extra);
-        body(&args)["tools"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["function"]["name"].as_str().unwrap().to_string())
+        common::tool_names(&body(&args))
+            .into_iter()
+            .map(String::from)
             .collect()
     };
     // (the native transport adds its answer tool last).

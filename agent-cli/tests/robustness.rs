@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{agent, output};
+use common::{agent, output, tool_names};
 
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
@@ -490,13 +490,7 @@ async fn chat_keeps_the_previous_tools_after_a_rejected_tools_command() {
     // The task went out with the tools set before the rejected command.
     let requests = server.requests();
     assert_eq!(requests.len(), 1);
-    let names: Vec<&str> = requests[0]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["function"]["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["calculator", "final_answer"]);
+    assert_eq!(tool_names(&requests[0]), ["calculator", "final_answer"]);
 }
 
 // ---- model failures ------------------------------------------------------------------------

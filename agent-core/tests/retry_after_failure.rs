@@ -7,24 +7,10 @@
 
 mod common;
 
-use std::sync::Arc;
-
-use agent_core::testing::{ScriptedModel, TestTransport};
-use agent_core::{Agent, Budget, Completion, StopReason};
-use common::{TestTools, call};
+use agent_core::testing::ScriptedModel;
+use agent_core::{Budget, Completion, StopReason};
+use common::{agent, call};
 use serde_json::json;
-
-fn run_with(model: ScriptedModel, budget: Budget) -> (Agent, Arc<ScriptedModel>) {
-    let model = Arc::new(model);
-    let agent = Agent::builder()
-        .model(model.clone())
-        .transport(TestTransport)
-        .toolbox(TestTools::new())
-        .budget(budget)
-        .build()
-        .unwrap();
-    (agent, model)
-}
 
 fn failing(id: &str) -> Completion {
     Completion::tool_calls(vec![call(id, "fail", json!({}))])
@@ -41,8 +27,8 @@ async fn giving_up_after_the_first_error_is_sent_back_once() {
         .text("I cannot find it.")
         .reply(adding("c2"))
         .text("5");
-    let (agent, model) = run_with(model, Budget::default());
-    let outcome = agent.run("add two and three").await;
+    let (runner, model) = agent(model, Budget::default());
+    let outcome = runner.run("add two and three").await;
     assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
     assert_eq!(outcome.answer.as_deref(), Some("5"));
     let told = model.requests()[2].messages.last().unwrap().content.clone();
@@ -59,8 +45,8 @@ async fn a_second_answer_after_errors_stands() {
         .text("I cannot find it.")
         .reply(failing("c2"))
         .text("The tools cannot find it.");
-    let (agent, _) = run_with(model, Budget::default());
-    let outcome = agent.run("find it").await;
+    let (runner, _) = agent(model, Budget::default());
+    let outcome = runner.run("find it").await;
     assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
     assert_eq!(outcome.answer.as_deref(), Some("The tools cannot find it."));
     assert_eq!(outcome.steps, 4);
@@ -73,12 +59,12 @@ async fn an_answer_after_any_result_or_with_the_rule_off_stands() {
         .reply(adding("c1"))
         .reply(failing("c2"))
         .text("5");
-    let (agent, _) = run_with(model, Budget::default());
-    let outcome = agent.run("add").await;
+    let (runner, _) = agent(model, Budget::default());
+    let outcome = runner.run("add").await;
     assert_eq!((outcome.answer.as_deref(), outcome.steps), (Some("5"), 3));
     // An answer with no tool call at all stands.
-    let (agent, _) = run_with(ScriptedModel::new().text("hello"), Budget::default());
-    assert_eq!(agent.run("hi").await.answer.as_deref(), Some("hello"));
+    let (runner, _) = agent(ScriptedModel::new().text("hello"), Budget::default());
+    assert_eq!(runner.run("hi").await.answer.as_deref(), Some("hello"));
     // Turned off: the first answer stands.
     let model = ScriptedModel::new()
         .reply(failing("c1"))
@@ -87,8 +73,8 @@ async fn an_answer_after_any_result_or_with_the_rule_off_stands() {
         retry_after_failed_calls: false,
         ..Budget::default()
     };
-    let (agent, _) = run_with(model, budget);
-    let outcome = agent.run("find it").await;
+    let (runner, _) = agent(model, budget);
+    let outcome = runner.run("find it").await;
     assert_eq!(outcome.answer.as_deref(), Some("I cannot find it."));
     assert_eq!(outcome.steps, 2);
 }

@@ -13,20 +13,8 @@ use agent_core::hook::FnHook;
 use agent_core::message::{Role, Usage};
 use agent_core::testing::{ScriptedModel, TestTransport};
 use agent_core::{Agent, Budget, Completion, HookAction, ModelError, StopReason};
-use common::{TestTools, call};
+use common::{TestTools, agent, call};
 use serde_json::json;
-
-fn agent(model: ScriptedModel, budget: Budget) -> (Agent, Arc<ScriptedModel>) {
-    let model = Arc::new(model);
-    let agent = Agent::builder()
-        .model(model.clone())
-        .transport(TestTransport)
-        .toolbox(TestTools::new())
-        .budget(budget)
-        .build()
-        .unwrap();
-    (agent, model)
-}
 
 fn adds(n: usize) -> ScriptedModel {
     (0..n).fold(ScriptedModel::new(), |m, i| {

@@ -5,6 +5,8 @@
 
 use std::process::{Command, Output};
 
+use serde_json::Value;
+
 /// The binary under test.
 pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_agent");
 
@@ -30,4 +32,17 @@ pub(crate) async fn output(mut command: Command) -> Output {
     tokio::task::spawn_blocking(move || command.output().unwrap())
         .await
         .unwrap()
+}
+
+/// The names of the tools a request body offers, in order.
+pub(crate) fn tool_names(request: &Value) -> Vec<&str> {
+    request["tools"]
+        .as_array()
+        .map(|tools| {
+            tools
+                .iter()
+                .filter_map(|t| t["function"]["name"].as_str())
+                .collect()
+        })
+        .unwrap_or_default()
 }

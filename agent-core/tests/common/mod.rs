@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use agent_core::{ToolCall, ToolError, ToolOutput, ToolSpec, Toolbox};
+use agent_core::testing::{ScriptedModel, TestTransport};
+use agent_core::{Agent, Budget, ToolCall, ToolError, ToolOutput, ToolSpec, Toolbox};
 use async_trait::async_trait;
 use serde_json::json;
 
@@ -95,4 +96,18 @@ impl Toolbox for TestTools {
 
 pub(crate) fn call(id: &str, name: &str, args: serde_json::Value) -> ToolCall {
     ToolCall::new(id, name, args)
+}
+
+/// An agent over `model` with the test transport, the test tools and
+/// `budget`, and the model, to read its requests.
+pub(crate) fn agent(model: ScriptedModel, budget: Budget) -> (Agent, Arc<ScriptedModel>) {
+    let model = Arc::new(model);
+    let agent = Agent::builder()
+        .model(model.clone())
+        .transport(TestTransport)
+        .toolbox(TestTools::new())
+        .budget(budget)
+        .build()
+        .unwrap();
+    (agent, model)
 }
