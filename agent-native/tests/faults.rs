@@ -82,12 +82,14 @@ fn agent(url: &str, via: Via, streaming: bool, budget: Budget) -> Agent {
         .unwrap()
 }
 
-/// Four steps, and no answer turn at a limit: these runs test how each
-/// fault itself ends (the answer turn has its own tests).
+/// Four steps, no answer turn at a limit, and an answer after failed
+/// calls taken as it is: these runs test how each fault itself ends (the
+/// answer turn and the retry after failed calls have their own tests).
 fn budget() -> Budget {
     Budget {
         max_steps: 4,
         answer_turn: false,
+        retry_after_failed_calls: false,
         ..Budget::default()
     }
 }

@@ -390,11 +390,18 @@ async fn invalid_json_arguments_become_an_observation_not_a_crash() {
     let server = CannedServer::start(vec![
         Canned::tool_calls(&[("bad", "calculator", r#"{"expression": "2+"#)]),
         Canned::text("sorry"),
+        Canned::text("sorry, the calculator cannot read it"),
     ])
     .await
     .unwrap();
     let outcome = agent(&server).run("hi").await;
     assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    // An answer right after the only call failed is sent back once.
+    assert_eq!(
+        outcome.answer.as_deref(),
+        Some("sorry, the calculator cannot read it")
+    );
+    assert_eq!(server.requests().len(), 3);
     let (id, content) = &tool_answers(&outcome)[0];
     assert_eq!(id, "bad");
     assert!(
