@@ -47,13 +47,9 @@ struct Extended {
 }
 
 impl WithAnswerTool {
-    /// `tools` plus the answer tool (unchanged when a run's own tool
-    /// already has its name: the run's tool wins, and no answer tool is
-    /// offered).
+    /// `tools` plus the answer tool. The caller has checked that no run
+    /// tool has its name ([`has_own_answer_tool`]).
     pub(crate) fn tools(&self, tools: &Arc<[ToolSpec]>) -> Arc<[ToolSpec]> {
-        if has_own_answer_tool(tools) {
-            return Arc::clone(tools);
-        }
         // A poisoned lock only means another request panicked mid-update;
         // the cached pair is still either whole or absent.
         let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
@@ -182,17 +178,5 @@ mod tests {
         assert_eq!(first.len(), 2);
         assert_eq!(first[1].name, ANSWER_TOOL);
         assert!(Arc::ptr_eq(&first, &cache.tools(&tools)));
-    }
-
-    #[test]
-    fn a_run_tool_with_the_same_name_wins() {
-        let cache = WithAnswerTool::default();
-        let tools: Arc<[ToolSpec]> = vec![ToolSpec {
-            name: ANSWER_TOOL.into(),
-            description: "the user's own".into(),
-            parameters: json!({"type": "object"}),
-        }]
-        .into();
-        assert!(Arc::ptr_eq(&tools, &cache.tools(&tools)));
     }
 }

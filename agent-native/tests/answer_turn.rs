@@ -14,9 +14,17 @@ use agent_native::NativeTransport;
 use serde_json::json;
 
 fn render(transport: &NativeTransport, answer_only: bool) -> agent_core::CompletionRequest {
+    render_with(transport, answer_only, "lookup")
+}
+
+fn render_with(
+    transport: &NativeTransport,
+    answer_only: bool,
+    tool: &str,
+) -> agent_core::CompletionRequest {
     let messages = Arc::new(vec![Message::user("question")]);
     let tools: Arc<[ToolSpec]> = Arc::from(vec![ToolSpec {
-        name: "lookup".into(),
+        name: tool.into(),
         description: "Look a thing up.".into(),
         parameters: json!({"type": "object", "properties": {"query": {"type": "string"}}}),
     }]);
@@ -54,4 +62,11 @@ fn an_answer_turn_can_keep_the_tools_with_tool_choice_none() {
     let answer = render(&plain, true);
     assert_eq!(answer.tools.len(), 1);
     assert_eq!(answer.tool_choice, ToolChoice::None);
+}
+
+#[test]
+fn a_run_tool_named_final_answer_wins() {
+    let request = render_with(&NativeTransport::new(), false, agent_native::ANSWER_TOOL);
+    assert_eq!(request.tools.len(), 1, "no second final_answer");
+    assert_eq!(request.tool_choice, ToolChoice::Auto);
 }
