@@ -96,7 +96,10 @@ pub struct Budget {
     /// stops the run with `LoopDetected` (default 3; with the answer turn
     /// on, the stop becomes a request for the answer). Repeats below the
     /// threshold run, and their observation tells the model it already has
-    /// that result. 2 ends the work at the first repeat: measured on a 1.5B
+    /// that result. The same successful result (same tool, same content)
+    /// coming back this many times counts as a loop too, however the
+    /// arguments differed: a small model that rewords one query keeps
+    /// getting the answer it already has. 2 ends the work at the first repeat: measured on a 1.5B
     /// model, that helps native tool calling and hurts text ReAct on file
     /// tasks, where a repeated read is often followed by the right answer.
     pub loop_threshold: u32,

@@ -293,6 +293,45 @@ async fn loop_detection_stops_on_the_third_identical_call() {
 }
 
 #[tokio::test]
+async fn the_same_result_from_reworded_calls_is_a_loop_too() {
+    // Three calls whose arguments differ but whose result does not.
+    let model = ScriptedModel::new()
+        .call("1", "add", json!({"a": 2, "b": 3}))
+        .call("2", "add", json!({"a": 3, "b": 2}))
+        .call("3", "add", json!({"a": 1, "b": 4}))
+        .text("5")
+        .text("never reached");
+    let (runner, _) = agent(model, Budget::default());
+    let outcome = runner.run("add").await;
+    assert_eq!(outcome.stop_reason, StopReason::LoopDetected);
+    assert!(outcome.forced_answer);
+    assert_eq!(outcome.answer.as_deref(), Some("5"));
+    assert_eq!((outcome.tool_calls, outcome.steps), (3, 4));
+    let tool_msgs: Vec<&str> = outcome
+        .transcript
+        .iter()
+        .filter(|m| m.role == Role::Tool)
+        .map(|m| m.content.as_str())
+        .collect();
+    assert_eq!(tool_msgs[0], "5");
+    assert!(
+        tool_msgs[1].starts_with('5') && tool_msgs[1].contains("already gave this same result")
+    );
+    // Failed calls are not counted: trying other arguments after an error
+    // is what the model should do.
+    let fails = (0..4).fold(ScriptedModel::new(), |m, i| {
+        m.call(&format!("f{i}"), "fail", json!({"try": i}))
+    });
+    // (The first answer after errors alone is sent back once.)
+    let fails = fails.text("gave up").text("gave up again");
+    let (runner, _) = agent(fails, Budget::default());
+    let outcome = runner.run("fail").await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert_eq!(outcome.answer.as_deref(), Some("gave up again"));
+    assert_eq!(outcome.tool_calls, 4);
+}
+
+#[tokio::test]
 async fn too_many_malformed_turns_in_a_row() {
     let model = ScriptedModel::new()
         .text("")

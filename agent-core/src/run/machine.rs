@@ -257,6 +257,11 @@ impl Run {
             .count();
         self.state.tool_calls += u32::try_from(executed).unwrap_or(u32::MAX);
         self.record_round(&calls, &plans, observations);
+        if self.state.progress.stalled {
+            self.state.phase = Phase::Limit {
+                reason: StopReason::LoopDetected,
+            };
+        }
         Ok(())
     }
 

@@ -164,8 +164,8 @@ struct PromptAnchor {
 }
 
 /// What the tool rounds so far have given, for
-/// [`Budget::retry_after_failed_calls`].
-#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+/// [`Budget::retry_after_failed_calls`] and the same-result loop check.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 struct ToolProgress {
     /// Some call of the run gave a result.
     any_result: bool,
@@ -173,6 +173,14 @@ struct ToolProgress {
     last_round_failed: bool,
     /// The model was already asked to try again once.
     retry_asked: bool,
+    /// How often each successful result (tool and content, hashed) came
+    /// back: calls whose arguments differ but whose result does not are
+    /// no progress either.
+    #[serde(default)]
+    result_counts: foldhash::HashMap<u64, u32>,
+    /// Some result came back [`Budget::loop_threshold`](crate::Budget) times.
+    #[serde(default)]
+    stalled: bool,
 }
 
 /// The serializable part of a run.

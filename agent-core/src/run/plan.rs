@@ -3,7 +3,10 @@
 //! is skipped (tool-call budget, loop detection), and recording a round's
 //! observations in call order.
 
+use std::hash::BuildHasher;
 use std::sync::Arc;
+
+use foldhash::fast::FixedState;
 
 use serde::{Deserialize, Serialize};
 
@@ -147,10 +150,16 @@ impl Run {
                     let Some(mut observation) = executed.next() else {
                         continue;
                     };
+                    let seen = self.count_result(&observation);
                     if *plan == CallPlan::Repeat {
                         observation.content.push_str(
                             "\n(Note: you already made this exact call and got this result. \
                              Do not call it again; if you have what you need, give the final answer.)",
+                        );
+                    } else if seen > 1 {
+                        observation.content.push_str(
+                            "\n(Note: an earlier call already gave this same result. \
+                             If you have what you need, give the final answer.)",
                         );
                     }
                     round.push(observation);
@@ -165,6 +174,24 @@ impl Run {
         for message in self.transport.observations(&round) {
             self.push(message);
         }
+    }
+
+    /// Counts a successful result by its tool and content, and returns how
+    /// often it has come back; at the loop threshold the work is stalled,
+    /// however the calls' arguments differed.
+    fn count_result(&mut self, observation: &Observation) -> u32 {
+        if observation.error.is_some() {
+            return 0;
+        }
+        let key = FixedState::with_seed(0).hash_one((&observation.tool, &observation.content));
+        let threshold = self.state.budget.loop_threshold;
+        let progress = &mut self.state.progress;
+        let count = progress.result_counts.entry(key).or_insert(0);
+        *count += 1;
+        if *count >= threshold {
+            progress.stalled = true;
+        }
+        *count
     }
 
     /// An answer given right after a round of failed calls, before any
