@@ -162,8 +162,22 @@ impl ArgsValidator {
                 };
                 format!("unexpected field {names} (allowed: {allowed})")
             }
+            ValidationErrorKind::MaxLength { limit } => {
+                let got = error.instance().as_str().map_or(0, |s| s.chars().count());
+                let what = field.map_or("the value".to_string(), |f| format!("field `{f}`"));
+                format!(
+                    "{what} is {got} characters long, more than its limit of {limit}; write it shorter"
+                )
+            }
             _ => {
-                let text = clip(&error.to_string(), 160);
+                // jsonschema's messages lead with the value: clip the value,
+                // not the reason that follows it.
+                let message = error.to_string();
+                let value = error.instance().to_string();
+                let text = match message.strip_prefix(&value) {
+                    Some(reason) => clip(&format!("{}{reason}", clip(&value, 60)), 200),
+                    None => clip(&message, 160),
+                };
                 match field {
                     Some(field) => format!("field `{field}`: {text}"),
                     None => text,

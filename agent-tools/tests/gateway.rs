@@ -450,3 +450,35 @@ async fn typed_tools_are_strict_by_default_and_can_opt_out() {
         .unwrap();
     assert_eq!(out.content, "b x1");
 }
+
+#[tokio::test]
+async fn free_text_arguments_are_bounded_with_a_clear_error() {
+    // A small model that falls into repeating a phrase writes a query of
+    // thousands of characters; the schema bounds it, the grammar of a
+    // constrained text request follows, and an unconstrained one is told.
+    let dir = tempfile::tempdir().unwrap();
+    let tools = builtin::registry(&["calculator", "search", "files"], Some(dir.path()), false)
+        .unwrap()
+        .allow_all();
+    let long = "unit: metres, ".repeat(40);
+    for (tool, key) in [
+        ("search", "query"),
+        ("calculator", "expression"),
+        ("grep", "pattern"),
+    ] {
+        let err = tools
+            .call(&ToolCall::new("1", tool, json!({ key: long })))
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind(), ToolErrorKind::InvalidArgs, "{tool}");
+        assert!(err.message().contains(key), "{tool}: {}", err.message());
+    }
+    let ok = tools
+        .call(&ToolCall::new(
+            "2",
+            "search",
+            json!({"query": "x".repeat(200)}),
+        ))
+        .await;
+    assert!(ok.is_ok() || ok.unwrap_err().kind() != ToolErrorKind::InvalidArgs);
+}

@@ -744,6 +744,7 @@ fn call_function(name: &str, args: &[Number]) -> Result<Number, CalcError> {
 #[serde(deny_unknown_fields)]
 pub struct CalculatorArgs {
     /// The arithmetic expression to evaluate.
+    #[schemars(length(max = 500))]
     pub expression: String,
 }
 

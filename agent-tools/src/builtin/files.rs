@@ -47,6 +47,7 @@ pub struct ReadFileArgs {
 #[serde(deny_unknown_fields)]
 pub struct GrepArgs {
     /// Text to find (a regular expression when `is_regex` is true).
+    #[schemars(length(max = 200))]
     pub pattern: String,
     /// File or directory to search, relative to the working directory (default: all of it).
     pub path: Option<String>,

@@ -251,6 +251,7 @@ impl Default for Search {
 #[serde(deny_unknown_fields)]
 pub struct SearchArgs {
     /// What to look up, in a few keywords.
+    #[schemars(length(max = 200))]
     pub query: String,
 }
 

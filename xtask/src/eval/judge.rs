@@ -9,7 +9,7 @@
 use super::tasks::Task;
 
 /// Phrases that say the tools cannot answer.
-const REFUSALS: [&str; 16] = [
+const REFUSALS: [&str; 20] = [
     "cannot",
     "can't",
     "can not",
@@ -26,6 +26,10 @@ const REFUSALS: [&str; 16] = [
     "no such",
     "not in the",
     "does not exist",
+    "does not cover",
+    "doesn't cover",
+    "not covered",
+    "no entry",
 ];
 
 /// Lower case, digit-group separators removed, whitespace collapsed.
@@ -166,6 +170,10 @@ mod tests {
         assert!(is_right(
             &refusal,
             Some("I cannot answer this with the tools I have.")
+        ));
+        assert!(is_right(
+            &refusal,
+            Some("The encyclopedia does not cover Spain.")
         ));
         assert!(!is_right(&refusal, Some("It is 47.")));
         assert!(!is_right(&refusal, Some("I cannot say, maybe 47.")));
