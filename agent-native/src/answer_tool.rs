@@ -33,10 +33,21 @@ pub(crate) fn answer_tool_spec() -> ToolSpec {
 
 /// The run's tools with the answer tool appended, built once per tool
 /// list: a run hands the same `Arc` to every request, so later requests
-/// reuse the first one's list.
-#[derive(Debug, Clone, Default)]
+/// reuse the first one's list. Also the answer tool alone, for the answer
+/// turn.
+#[derive(Debug, Clone)]
 pub(crate) struct WithAnswerTool {
     last: Arc<Mutex<Option<Extended>>>,
+    alone: Arc<[ToolSpec]>,
+}
+
+impl Default for WithAnswerTool {
+    fn default() -> Self {
+        Self {
+            last: Arc::default(),
+            alone: vec![answer_tool_spec()].into(),
+        }
+    }
 }
 
 /// A run's tool list, and the same list with the answer tool appended.
@@ -66,6 +77,14 @@ impl WithAnswerTool {
             with_answer: Arc::clone(&with_answer),
         });
         with_answer
+    }
+}
+
+impl WithAnswerTool {
+    /// The answer tool alone: with `tool_choice: "required"`, the answer
+    /// turn can only be a call to it.
+    pub(crate) fn alone(&self) -> Arc<[ToolSpec]> {
+        Arc::clone(&self.alone)
     }
 }
 

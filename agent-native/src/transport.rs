@@ -98,7 +98,9 @@ impl NativeTransport {
     }
 
     /// Whether an answer turn still lists the tools, with `tool_choice:
-    /// "none"` (default off: it lists none, and sends no `tool_choice`).
+    /// "none"` (default off: it lists only the answer tool, with
+    /// `tool_choice: "required"`, or with the answer tool off, no tools
+    /// and no `tool_choice`).
     /// Servers that render the tools into the prompt (llama.cpp's chat
     /// templates) keep their prefix cache with the tools listed, but small
     /// models then answer with a tool call written as text instead of the
@@ -108,8 +110,8 @@ impl NativeTransport {
         self
     }
 
-    /// The `tool_choice` of ordinary requests (default `auto`); answer
-    /// turns send `none`, or no tools at all (see
+    /// The `tool_choice` of ordinary requests (default `required` with the
+    /// answer tool, `auto` without); answer turns are set apart (see
     /// [`with_tools_on_answer_turn`](Self::with_tools_on_answer_turn)).
     pub fn with_tool_choice(mut self, choice: ToolChoice) -> Self {
         self.tool_choice = Some(choice);
@@ -146,7 +148,16 @@ impl Transport for NativeTransport {
         let mut request = parts.plain();
         if parts.answer_only {
             request.tool_choice = ToolChoice::None;
-            if self.tools_on_answer_turn {
+            if let Some(answer_tool) = self
+                .answer_tool_for(parts.tools)
+                .filter(|_| !self.tools_on_answer_turn)
+            {
+                // The answer tool alone, and a call required: the server
+                // itself makes the turn an answer. Small models otherwise
+                // write the call they wanted to repeat as text.
+                request.tools = answer_tool.alone();
+                request.tool_choice = ToolChoice::Required;
+            } else if self.tools_on_answer_turn {
                 // The same list as ordinary turns, so the prefix holds.
                 request.tools = match self.answer_tool_for(parts.tools) {
                     Some(answer_tool) => answer_tool.tools(parts.tools),

@@ -113,3 +113,25 @@ async fn without_the_answer_tool_requests_are_as_before() {
         agent_native::DEFAULT_SYSTEM_PROMPT
     );
 }
+
+#[tokio::test]
+async fn a_loop_ends_in_an_answer_turn_that_can_only_call_final_answer() {
+    let same = json!({"expression": "18 * 3"});
+    let model = Arc::new(
+        ScriptedModel::new()
+            .call("c1", "calculator", same.clone())
+            .call("c2", "calculator", same.clone())
+            .call("c3", "calculator", same)
+            .call("c4", ANSWER_TOOL, json!({"answer": "54"})),
+    );
+    let outcome = agent(&model, NativeTransport::new())
+        .run("What is 18 times 3?")
+        .await;
+    assert_eq!(outcome.stop_reason, StopReason::LoopDetected);
+    assert!(outcome.forced_answer);
+    assert_eq!(outcome.answer.as_deref(), Some("54"));
+    let last = model.requests().pop().unwrap();
+    let offered: Vec<&str> = last.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(offered, [ANSWER_TOOL]);
+    assert_eq!(last.tool_choice, agent_core::message::ToolChoice::Required);
+}

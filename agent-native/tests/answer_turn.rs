@@ -1,7 +1,9 @@
-//! What the native transport sends on a forced answer turn: `tool_choice`
-//! none and, by default, no tools at all (small models behind chat
-//! templates that list the tools answer with a tool call written as text),
-//! or the tools kept when asked (the server's prefix cache stays whole).
+//! What the native transport sends on a forced answer turn: by default
+//! the answer tool alone with `tool_choice` required, so the server makes
+//! the turn an answer (small models behind chat templates that list the
+//! tools answer with a tool call written as text); without the answer
+//! tool, no tools and no `tool_choice`; or, when asked, the tools kept
+//! with `tool_choice` none (the server's prefix cache stays whole).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -38,12 +40,34 @@ fn render_with(
 }
 
 #[test]
-fn an_answer_turn_offers_no_tools_by_default() {
+fn an_answer_turn_offers_the_answer_tool_alone_by_default() {
     let transport = NativeTransport::new();
     let ordinary = render(&transport, false);
     assert_eq!(ordinary.tools.len(), 2, "the run's tool and final_answer");
     assert_eq!(ordinary.tool_choice, ToolChoice::Required);
     let answer = render(&transport, true);
+    let names: Vec<&str> = answer.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, [agent_native::ANSWER_TOOL]);
+    assert_eq!(answer.tool_choice, ToolChoice::Required);
+    // Its call is read as the answer.
+    let completion = agent_core::Completion::tool_calls(vec![agent_core::ToolCall::new(
+        "a",
+        agent_native::ANSWER_TOOL,
+        json!({"answer": "42"}),
+    )]);
+    let tools = [ToolSpec {
+        name: "lookup".into(),
+        description: "Look a thing up.".into(),
+        parameters: json!({"type": "object"}),
+    }];
+    let read = transport.interpret(completion, &tools);
+    assert_eq!(
+        read.turn.decision,
+        agent_core::transport::Decision::Final("42".into())
+    );
+    // Without the answer tool: no tools at all.
+    let plain = NativeTransport::new().with_answer_tool(false);
+    let answer = render(&plain, true);
     assert!(answer.tools.is_empty());
     assert_eq!(answer.tool_choice, ToolChoice::None);
 }
