@@ -167,6 +167,10 @@ pub(crate) struct BudgetArgs {
     /// that otherwise asks the model for its answer first.
     #[arg(long)]
     pub(crate) no_answer_turn: bool,
+    /// Take an answer given right after failed calls, before any tool gave
+    /// a result, as it is, instead of asking once for another call first.
+    #[arg(long)]
+    pub(crate) no_retry_after_failed_calls: bool,
 }
 
 /// `agent run`.

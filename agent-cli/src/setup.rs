@@ -122,6 +122,7 @@ pub(crate) fn budget(args: &BudgetArgs) -> Result<Budget, CliError> {
         max_total_tokens: args.max_tokens,
         timeout: Some(seconds(args.timeout, "timeout")?),
         answer_turn: !args.no_answer_turn,
+        retry_after_failed_calls: !args.no_retry_after_failed_calls,
         ..Budget::default()
     };
     budget

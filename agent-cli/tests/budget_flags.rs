@@ -1,0 +1,78 @@
+//! The budget's policy flags of `agent run`: `--no-retry-after-failed-calls`
+//! takes an answer given right after failed calls as it is, and
+//! `--no-answer-turn` stops on a repeated call without asking for the
+//! answer; without them, the run asks once for another call, and once for
+//! the answer.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use agent_native::testing::{Canned, CannedServer};
+use common::{agent, output};
+use serde_json::Value;
+
+const FAILING: &str =
+    "Thought: I divide.\nAction: calculator\nAction Input: {\"expression\": \"1 / 0\"}";
+const REPEATED: &str =
+    "Thought: I add.\nAction: calculator\nAction Input: {\"expression\": \"2 + 2\"}";
+
+/// Runs `agent run` with the text transport against `replies` and `flags`;
+/// the outcome and the number of requests the server saw.
+async fn run(replies: &[&str], flags: &[&str]) -> (Value, usize) {
+    let server = CannedServer::start(replies.iter().map(|r| Canned::text(r)).collect())
+        .await
+        .unwrap();
+    let mut command = agent();
+    command
+        .args(["run", "a question", "--transport", "text", "--json"])
+        .args([
+            "--constrain",
+            "off",
+            "--base-url",
+            server.url(),
+            "--model",
+            "test",
+        ])
+        .args(flags);
+    let out = output(command).await;
+    let outcome: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    (outcome, server.requests().len())
+}
+
+#[tokio::test]
+async fn an_answer_after_a_failed_call_is_sent_back_once_unless_turned_off() {
+    let replies = [
+        FAILING,
+        "Thought: It failed.\nFinal Answer: I cannot find it.",
+        "Thought: I add.\nAction: calculator\nAction Input: {\"expression\": \"1 / 4\"}",
+        "Thought: Done.\nFinal Answer: 0.25",
+    ];
+    let (outcome, requests) = run(&replies, &[]).await;
+    assert_eq!(outcome["answer"], "0.25");
+    assert_eq!(requests, 4);
+    let (outcome, requests) = run(&replies, &["--no-retry-after-failed-calls"]).await;
+    assert_eq!(outcome["answer"], "I cannot find it.");
+    assert_eq!(outcome["stop_reason"]["kind"], "final_answer");
+    assert_eq!(requests, 2);
+}
+
+#[tokio::test]
+async fn a_repeated_call_gets_an_answer_turn_unless_turned_off() {
+    let replies = [
+        REPEATED,
+        REPEATED,
+        REPEATED,
+        "Thought: I have it.\nFinal Answer: 4",
+    ];
+    let (outcome, requests) = run(&replies, &[]).await;
+    assert_eq!(outcome["stop_reason"]["kind"], "loop_detected");
+    assert_eq!(outcome["answer"], "4");
+    assert_eq!(outcome["forced_answer"], true);
+    assert_eq!(requests, 4);
+    let (outcome, requests) = run(&replies, &["--no-answer-turn"]).await;
+    assert_eq!(outcome["stop_reason"]["kind"], "loop_detected");
+    assert_eq!(outcome["answer"], Value::Null);
+    assert_eq!(requests, 3);
+}
