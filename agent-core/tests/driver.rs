@@ -23,7 +23,7 @@ use agent_core::{
     Agent, Budget, Completion, CompletionRequest, Event, HookAction, Message, Outcome, StopReason,
     ToolSpec, Transport,
 };
-use common::{TestTools, call};
+use common::{TestTools, call, tool_answers};
 use futures::StreamExt;
 use serde_json::{Value, json};
 
@@ -34,20 +34,6 @@ fn build(model: ScriptedModel, tools: TestTools) -> Agent {
         .toolbox(tools)
         .build()
         .unwrap()
-}
-
-fn tool_answers(outcome: &Outcome) -> Vec<(String, String)> {
-    outcome
-        .transcript
-        .iter()
-        .filter(|m| m.role == Role::Tool)
-        .map(|m| {
-            (
-                m.tool_call_id.clone().unwrap_or_default(),
-                m.content.clone(),
-            )
-        })
-        .collect()
 }
 
 #[tokio::test]

@@ -13,7 +13,7 @@ use agent_core::hook::FnHook;
 use agent_core::message::{Role, Usage};
 use agent_core::testing::{ScriptedModel, TestTransport};
 use agent_core::{Agent, Budget, Completion, HookAction, ModelError, StopReason};
-use common::{TestTools, agent, call};
+use common::{TestTools, agent, call, tool_answers};
 use serde_json::json;
 
 fn adds(n: usize) -> ScriptedModel {
@@ -281,12 +281,7 @@ async fn loop_detection_stops_on_the_third_identical_call() {
     assert_eq!(outcome.answer.as_deref(), Some("never reached"));
     assert!(outcome.forced_answer);
     assert_eq!(outcome.tool_calls, 2);
-    let tool_msgs: Vec<&str> = outcome
-        .transcript
-        .iter()
-        .filter(|m| m.role == Role::Tool)
-        .map(|m| m.content.as_str())
-        .collect();
+    let tool_msgs: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
     assert_eq!(tool_msgs[0], "3");
     assert!(tool_msgs[1].starts_with('3') && tool_msgs[1].contains("already made this exact call"));
     assert!(tool_msgs[2].contains("not run"));
@@ -307,12 +302,7 @@ async fn the_same_result_from_reworded_calls_is_a_loop_too() {
     assert!(outcome.forced_answer);
     assert_eq!(outcome.answer.as_deref(), Some("5"));
     assert_eq!((outcome.tool_calls, outcome.steps), (3, 4));
-    let tool_msgs: Vec<&str> = outcome
-        .transcript
-        .iter()
-        .filter(|m| m.role == Role::Tool)
-        .map(|m| m.content.as_str())
-        .collect();
+    let tool_msgs: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
     assert_eq!(tool_msgs[0], "5");
     assert!(
         tool_msgs[1].starts_with('5') && tool_msgs[1].contains("already gave this same result")

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use agent_core::message::Role;
 use agent_core::testing::{ScriptedModel, TestTransport};
-use agent_core::{Agent, Budget, ToolCall, ToolError, ToolOutput, ToolSpec, Toolbox};
+use agent_core::{Agent, Budget, Outcome, ToolCall, ToolError, ToolOutput, ToolSpec, Toolbox};
 use async_trait::async_trait;
 use serde_json::json;
 
@@ -110,4 +111,19 @@ pub(crate) fn agent(model: ScriptedModel, budget: Budget) -> (Agent, Arc<Scripte
         .build()
         .unwrap();
     (agent, model)
+}
+
+/// The tool messages of `outcome`'s transcript: call id and content.
+pub(crate) fn tool_answers(outcome: &Outcome) -> Vec<(String, String)> {
+    outcome
+        .transcript
+        .iter()
+        .filter(|m| m.role == Role::Tool)
+        .map(|m| {
+            (
+                m.tool_call_id.clone().unwrap_or_default(),
+                m.content.clone(),
+            )
+        })
+        .collect()
 }
