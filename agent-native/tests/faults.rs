@@ -22,6 +22,10 @@ use serde_json::json;
 /// The time limit of one request attempt (and the idle limit of a stream).
 const REQUEST_TIMEOUT: Duration = Duration::from_millis(600);
 
+/// The request limit of replies that must arrive whole: far above what
+/// they take, even in a debug build on a loaded machine.
+const GENEROUS_TIMEOUT: Duration = Duration::from_secs(6);
+
 /// Every run of the matrix ends within this (hangs last 600 s otherwise).
 const WITHIN: Duration = Duration::from_secs(8);
 
@@ -48,12 +52,12 @@ const MODES: [(Via, bool); 4] = [
     (Via::Native, true),
 ];
 
-fn provider(url: &str) -> OpenAiCompatible {
+fn provider(url: &str, timeout: Duration) -> OpenAiCompatible {
     // No grammar probe: the canned answers are the run's requests only
     // (grammars have their own tests).
     let mut config = ProviderConfig::new(url, "test-model")
         .with_constrain(agent_native::Constrain::Off)
-        .with_timeout(REQUEST_TIMEOUT)
+        .with_timeout(timeout)
         .with_retry(RetryPolicy {
             max_retries: 2,
             base_delay: Duration::from_millis(10),
@@ -63,13 +67,13 @@ fn provider(url: &str) -> OpenAiCompatible {
     OpenAiCompatible::new(config).unwrap()
 }
 
-fn agent(url: &str, via: Via, streaming: bool, budget: Budget) -> Agent {
+fn agent(url: &str, via: Via, streaming: bool, budget: Budget, timeout: Duration) -> Agent {
     let transport: Arc<dyn Transport> = match via {
         Via::Text => Arc::new(TextTransport::new()),
         Via::Native => Arc::new(NativeTransport::new()),
     };
     Agent::builder()
-        .model(provider(url))
+        .model(provider(url, timeout))
         .transport(transport)
         .toolbox(
             builtin::registry(&["calculator"], None, true)
@@ -151,6 +155,8 @@ struct Fault {
     /// when a turn came without the server's counts).
     tokens: fn(Via, bool) -> Option<u64>,
     budget: fn() -> Budget,
+    /// The time limit of one request attempt.
+    request_timeout: Duration,
     /// Extra checks on the outcome.
     check: fn(Via, bool, &Outcome),
 }
@@ -167,6 +173,7 @@ impl Fault {
             refused: false,
             expect,
             tokens: |_, _| Some(0),
+            request_timeout: REQUEST_TIMEOUT,
             budget,
             check: |_, _, _| {},
         }
@@ -174,6 +181,14 @@ impl Fault {
 
     fn tokens(mut self, tokens: fn(Via, bool) -> Option<u64>) -> Self {
         self.tokens = tokens;
+        self
+    }
+
+    /// A request limit that a big or slow reply within the limits keeps
+    /// whatever the machine's load (the default one is short, so hangs
+    /// end soon).
+    fn generous(mut self) -> Self {
+        self.request_timeout = GENEROUS_TIMEOUT;
         self
     }
 
@@ -217,7 +232,13 @@ async fn matrix(fault: Fault) {
         } else {
             server.url().to_string()
         };
-        let agent = agent(&url, via, streaming, (fault.budget)());
+        let agent = agent(
+            &url,
+            via,
+            streaming,
+            (fault.budget)(),
+            fault.request_timeout,
+        );
         let started = Instant::now();
         let outcome = tokio::time::timeout(WITHIN, agent.run(TASK))
             .await
@@ -513,7 +534,8 @@ async fn a_slow_drip_within_the_limits_is_read_whole() {
             |via, _| vec![answer(via, NON_ASCII).dripped(1, Duration::from_millis(1))],
             |_, _| Expect::Answer(NON_ASCII.into()),
         )
-        .tokens(|_, _| Some(TEXT_TOKENS)),
+        .tokens(|_, _| Some(TEXT_TOKENS))
+        .generous(),
     )
     .await;
 }
@@ -874,18 +896,22 @@ async fn a_5_mb_answer_arrives_whole() {
             |via, _| vec![answer(via, &huge_text())],
             |_, _| Expect::Answer(huge_text()),
         )
-        .tokens(|_, _| Some(TEXT_TOKENS)),
+        .tokens(|_, _| Some(TEXT_TOKENS))
+        .generous(),
     )
     .await;
 }
 
 #[tokio::test]
 async fn a_5_mb_garbage_reply_is_a_bad_response() {
-    matrix(Fault::new(
-        "5 MB garbage",
-        |_, _| vec![Canned::status(200, &"garbage ".repeat(FIVE_MB / 8))],
-        |_, _| Expect::Model("bad_response", any),
-    ))
+    matrix(
+        Fault::new(
+            "5 MB garbage",
+            |_, _| vec![Canned::status(200, &"garbage ".repeat(FIVE_MB / 8))],
+            |_, _| Expect::Model("bad_response", any),
+        )
+        .generous(),
+    )
     .await;
 }
 
