@@ -99,9 +99,10 @@ pub struct Budget {
     /// that result. The same successful result (same tool, same content)
     /// coming back this many times counts as a loop too, however the
     /// arguments differed: a small model that rewords one query keeps
-    /// getting the answer it already has. 2 ends the work at the first repeat: measured on a 1.5B
-    /// model, that helps native tool calling and hurts text ReAct on file
-    /// tasks, where a repeated read is often followed by the right answer.
+    /// getting the answer it already has. 2 ends the work at the first
+    /// repeat: measured on a 1.5B model, that helps native tool calling and
+    /// hurts text ReAct on file tasks, where a repeated read is often
+    /// followed by the right answer.
     pub loop_threshold: u32,
     /// When the work stops on the step or tool-call budget or on a repeated
     /// call, one last answer turn (within the step budget, with no tools)
