@@ -482,3 +482,45 @@ async fn free_text_arguments_are_bounded_with_a_clear_error() {
         .await;
     assert!(ok.is_ok() || ok.unwrap_err().kind() != ToolErrorKind::InvalidArgs);
 }
+
+/// A unit to convert to.
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Unit {
+    Metres,
+    Feet,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Convert {
+    /// The unit to convert to.
+    unit: Unit,
+}
+
+#[tokio::test]
+async fn a_long_wrong_value_is_clipped_and_the_reason_kept() {
+    let mut registry = ToolRegistry::new();
+    registry
+        .register(typed_tool("convert", "Convert.", |c: Convert| async move {
+            Ok::<_, ToolError>(match c.unit {
+                Unit::Metres => "m",
+                Unit::Feet => "ft",
+            })
+        }))
+        .unwrap();
+    let tools = registry.allow_all();
+    let long = "kilometres or maybe miles ".repeat(20);
+    let e = err(&tools, "convert", json!({ "unit": long })).await;
+    assert_eq!(e.kind(), ToolErrorKind::InvalidArgs);
+    let message = e.message();
+    assert!(
+        message.starts_with("field `unit`: \"kilometres"),
+        "{message}"
+    );
+    assert!(message.contains("is not one of"), "{message}");
+    assert!(
+        message.contains("metres") && message.contains("feet"),
+        "{message}"
+    );
+    assert!(message.len() < 400, "{message}");
+}
