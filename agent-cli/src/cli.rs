@@ -111,11 +111,35 @@ pub(crate) struct PromptOverrideArgs {
     /// for the tool list. Repeatable.
     #[arg(long, value_name = "NAME=TEXT|@FILE")]
     pub(crate) section: Vec<String>,
-    /// Native transport: do not offer the `final_answer` tool, and let the
-    /// model answer in words (`tool_choice: auto`). By default every turn
-    /// must be a tool call and the answer is a call to `final_answer`.
-    #[arg(long)]
-    pub(crate) no_answer_tool: bool,
+    /// Native transport: how the answer comes. `calls` (the default):
+    /// every turn must be a tool call, and the answer comes on the answer
+    /// turn, once the model repeats a call or reaches a limit; `tool`: a
+    /// `final_answer` tool beside the others; `words`: the model answers
+    /// in words when it sees fit (`tool_choice: auto`, the default with
+    /// --no-answer-turn).
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub(crate) answer_mode: Option<AnswerModeArg>,
+}
+
+/// How the native transport's answer comes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum AnswerModeArg {
+    /// Every turn is a tool call; the answer comes on the answer turn.
+    Calls,
+    /// A `final_answer` tool beside the others.
+    Tool,
+    /// The model answers in words when it sees fit.
+    Words,
+}
+
+impl From<AnswerModeArg> for agent_native::AnswerMode {
+    fn from(mode: AnswerModeArg) -> Self {
+        match mode {
+            AnswerModeArg::Calls => Self::AfterCalls,
+            AnswerModeArg::Tool => Self::AnswerTool,
+            AnswerModeArg::Words => Self::Words,
+        }
+    }
 }
 
 /// MCP servers whose tools join the built-ins. They start before the

@@ -2,7 +2,7 @@
 //!
 //! | code | meaning |
 //! |---|---|
-//! | 0 | the run ended with a final answer (or the command succeeded) |
+//! | 0 | the run ended with a final answer, or with the answer asked for once the model repeated the call it had just been answered (or the command succeeded) |
 //! | 1 | a failure: unreadable file, tool error in `agent call`, replay mismatch, an MCP server that does not start |
 //! | 2 | bad usage: flags, missing model configuration, an MCP server description that cannot work |
 //! | 3 | a budget stopped the run (steps, tool calls, tokens, time, loop, malformed) |
@@ -38,7 +38,7 @@ pub(crate) const TERMINATED: u8 = 143;
 /// The exit code for a run's stop reason.
 pub(crate) fn for_stop(reason: &StopReason) -> u8 {
     match reason {
-        StopReason::FinalAnswer => OK,
+        StopReason::FinalAnswer | StopReason::RepeatedCall => OK,
         StopReason::Model(_) => MODEL,
         StopReason::Cancelled => CANCELLED,
         StopReason::Halted(_) => HALTED,

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use agent_core::Transport;
-use agent_native::NativeTransport;
+use agent_native::{AnswerMode, NativeTransport};
 use agent_text::{PromptBuilder, Section, TextTransport};
 
 use crate::cli::{PromptOverrideArgs, TransportKind};
@@ -31,7 +31,7 @@ const SECTION_NAMES: &[(&str, Section)] = &[
 pub(crate) struct PromptOverrides {
     system: Option<String>,
     sections: Vec<(Section, String)>,
-    no_answer_tool: bool,
+    answer_mode: Option<AnswerMode>,
 }
 
 impl PromptOverrides {
@@ -67,18 +67,23 @@ impl PromptOverrides {
         Ok(Self {
             system,
             sections,
-            no_answer_tool: args.no_answer_tool,
+            answer_mode: args.answer_mode.map(AnswerMode::from),
         })
     }
 
-    /// The transport of `kind` with these overrides. Sections belong to
-    /// the text transport's prompt: the native one has only `--system`.
-    pub(crate) fn transport(&self, kind: TransportKind) -> Result<Arc<dyn Transport>, CliError> {
+    /// The transport of `kind` with these overrides, for runs with the
+    /// answer turn on or off. Sections belong to the text transport's
+    /// prompt: the native one has only `--system`.
+    pub(crate) fn transport(
+        &self,
+        kind: TransportKind,
+        answer_turn: bool,
+    ) -> Result<Arc<dyn Transport>, CliError> {
         match kind {
             TransportKind::Text => {
-                if self.no_answer_tool {
+                if self.answer_mode.is_some() {
                     return Err(CliError::Usage(
-                        "--no-answer-tool is for the native transport; the text transport answers with `Final Answer:`".into(),
+                        "--answer-mode is for the native transport; the text transport answers with `Final Answer:`".into(),
                     ));
                 }
                 let mut prompt = PromptBuilder::default();
@@ -96,7 +101,19 @@ impl PromptOverrides {
                         "--section replaces parts of the text transport's prompt; the native transport's whole system prompt is --system".into(),
                     ));
                 }
-                let mut transport = NativeTransport::new().with_answer_tool(!self.no_answer_tool);
+                // Answers after calls come on the answer turn: without it
+                // the model answers in words.
+                let mode = match (self.answer_mode, answer_turn) {
+                    (Some(AnswerMode::AfterCalls), false) => {
+                        return Err(CliError::Usage(
+                            "--answer-mode calls needs the answer turn: drop --no-answer-turn, or choose tool or words".into(),
+                        ));
+                    }
+                    (Some(mode), _) => mode,
+                    (None, true) => AnswerMode::AfterCalls,
+                    (None, false) => AnswerMode::Words,
+                };
+                let mut transport = NativeTransport::new().with_answer_mode(mode);
                 if let Some(system) = &self.system {
                     transport = transport.with_system_prompt(system.clone());
                 }
@@ -165,7 +182,7 @@ mod tests {
 
     fn args(system: Option<&str>, sections: &[&str]) -> PromptOverrideArgs {
         PromptOverrideArgs {
-            no_answer_tool: false,
+            answer_mode: None,
             system: system.map(String::from),
             section: sections.iter().map(|s| s.to_string()).collect(),
         }
@@ -205,7 +222,24 @@ mod tests {
             assert!(err.to_string().contains(expected), "{err}");
         }
         let sections = PromptOverrides::read(&args(None, &["rules=x"])).unwrap();
-        let err = sections.transport(TransportKind::Native).unwrap_err();
+        let err = sections.transport(TransportKind::Native, true).unwrap_err();
         assert!(err.to_string().contains("--system"), "{err}");
+    }
+
+    #[test]
+    fn the_answer_mode_is_the_native_transports_and_needs_its_answer_turn() {
+        let mut with_mode = args(None, &[]);
+        with_mode.answer_mode = Some(crate::cli::AnswerModeArg::Calls);
+        let overrides = PromptOverrides::read(&with_mode).unwrap();
+        let err = overrides.transport(TransportKind::Text, true).unwrap_err();
+        assert!(err.to_string().contains("native transport"), "{err}");
+        let err = overrides
+            .transport(TransportKind::Native, false)
+            .unwrap_err();
+        assert!(err.to_string().contains("--no-answer-turn"), "{err}");
+        assert!(overrides.transport(TransportKind::Native, true).is_ok());
+        // Without the flag, no answer turn means answers in words.
+        let plain = PromptOverrides::read(&args(None, &[])).unwrap();
+        assert!(plain.transport(TransportKind::Native, false).is_ok());
     }
 }

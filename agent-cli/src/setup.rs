@@ -155,7 +155,7 @@ pub(crate) fn agent_builder(
     let provider = model(model_args, request_timeout)?;
     Ok(Agent::builder()
         .model(provider)
-        .transport(prompt.transport(kind)?)
+        .transport(prompt.transport(kind, !budget_args.no_answer_turn)?)
         .budget(budget)
         .streaming(!model_args.no_stream)
         .request_options(request_options()))

@@ -165,10 +165,9 @@ fn the_files_group_writes_only_when_asked() {
             .map(String::from)
             .collect()
     };
-    // (the native transport adds its answer tool last).
     assert_eq!(
         names(&["--tools", "files"]),
-        ["read_file", "grep", "search_files", "final_answer"]
+        ["read_file", "grep", "search_files"]
     );
     assert_eq!(
         names(&["--tools", "files", "--write"]),
@@ -177,13 +176,17 @@ fn the_files_group_writes_only_when_asked() {
             "grep",
             "search_files",
             "write_file",
-            "edit_file",
-            "final_answer"
+            "edit_file"
         ]
     );
     assert_eq!(
         names(&["--tools", "read_file,edit_file"]),
-        ["read_file", "edit_file", "final_answer"]
+        ["read_file", "edit_file"]
+    );
+    // (`--answer-mode tool` adds the answer tool last).
+    assert_eq!(
+        names(&["--tools", "files", "--answer-mode", "tool"]),
+        ["read_file", "grep", "search_files", "final_answer"]
     );
     // `agent call` of a writing tool is asking for it.
     let out = run(&[

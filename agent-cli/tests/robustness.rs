@@ -490,7 +490,7 @@ async fn chat_keeps_the_previous_tools_after_a_rejected_tools_command() {
     // The task went out with the tools set before the rejected command.
     let requests = server.requests();
     assert_eq!(requests.len(), 1);
-    assert_eq!(tool_names(&requests[0]), ["calculator", "final_answer"]);
+    assert_eq!(tool_names(&requests[0]), ["calculator"]);
 }
 
 // ---- model failures ------------------------------------------------------------------------

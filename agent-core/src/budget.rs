@@ -104,6 +104,22 @@ pub struct Budget {
     /// hurts text ReAct on file tasks, where a repeated read is often
     /// followed by the right answer.
     pub loop_threshold: u32,
+    /// A call that repeats, with the same canonical arguments, a call of
+    /// the round just before that succeeded is not run: it gets the same
+    /// result again, and the work ends (`RepeatedCall`, and the answer
+    /// turn when it is on). The model already has that result in front of
+    /// it, and small models that repeat it once repeat it again. Repeats
+    /// of failed calls, and repeats further back, count towards
+    /// `loop_threshold` instead. Default on.
+    pub answer_on_repeat: bool,
+    /// A call to a tool that computes on the numbers it is given (the
+    /// calculator; see `Tool::needs_grounded_numbers`) is sent back once
+    /// when its arguments hold a number found nowhere in the system
+    /// prompt, the task or the tool results: the observation names the
+    /// numbers and says to look them up, or to make the same call again if
+    /// they are right. Small models otherwise compute with made-up facts.
+    /// Default on.
+    pub ground_numbers: bool,
     /// When the work stops on the step or tool-call budget or on a repeated
     /// call, one last answer turn (within the step budget, with no tools)
     /// asks the model to answer with what it has, so an answer already in
@@ -129,6 +145,8 @@ impl Default for Budget {
             timeout: None,
             max_consecutive_malformed: 3,
             loop_threshold: 3,
+            answer_on_repeat: true,
+            ground_numbers: true,
             answer_turn: true,
             retry_after_failed_calls: true,
             history_window: None,

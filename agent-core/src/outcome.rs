@@ -22,6 +22,11 @@ pub enum StopReason {
     Timeout,
     /// The model repeated the same call too often.
     LoopDetected,
+    /// The model repeated the call whose result it had just received
+    /// (`Budget::answer_on_repeat`): it had what it needed, and the answer
+    /// was asked for on the answer turn. The normal end of a run in which
+    /// every turn must be a call.
+    RepeatedCall,
     /// Too many malformed turns in a row.
     TooManyMalformed,
     /// The model call failed.
@@ -46,6 +51,7 @@ impl StopReason {
             Self::TokenBudget => "token_budget",
             Self::Timeout => "timeout",
             Self::LoopDetected => "loop_detected",
+            Self::RepeatedCall => "repeated_call",
             Self::TooManyMalformed => "too_many_malformed",
             Self::Model(_) => "model_error",
             Self::Cancelled => "cancelled",

@@ -190,6 +190,13 @@ pub trait Tool: Send + Sync {
     fn sequential(&self) -> bool {
         false
     }
+    /// `true` if the tool computes on the numbers it is given (a
+    /// calculator): the numbers in a call must then come from the
+    /// conversation, or the call is sent back once
+    /// ([`Budget::ground_numbers`](crate::Budget)).
+    fn needs_grounded_numbers(&self) -> bool {
+        false
+    }
     /// Runs the tool.
     async fn call(&self, args: Value) -> Result<ToolOutput, ToolError>;
 
@@ -215,6 +222,11 @@ pub trait Toolbox: Send + Sync {
     fn is_sequential(&self, _name: &str) -> bool {
         false
     }
+    /// `true` if the numbers in calls to `name` must come from the
+    /// conversation (see [`Tool::needs_grounded_numbers`]).
+    fn needs_grounded_numbers(&self, _name: &str) -> bool {
+        false
+    }
     /// Runs one call.
     async fn call(&self, call: &ToolCall) -> Result<ToolOutput, ToolError>;
 }
@@ -226,6 +238,9 @@ impl<T: Toolbox + ?Sized> Toolbox for std::sync::Arc<T> {
     }
     fn is_sequential(&self, name: &str) -> bool {
         (**self).is_sequential(name)
+    }
+    fn needs_grounded_numbers(&self, name: &str) -> bool {
+        (**self).needs_grounded_numbers(name)
     }
     async fn call(&self, call: &ToolCall) -> Result<ToolOutput, ToolError> {
         (**self).call(call).await

@@ -127,11 +127,26 @@ pub trait Transport: Send + Sync + fmt::Debug {
     /// what a valid reply looks like with these tools.
     fn malformed(&self, reason: &str, tools: &[ToolSpec]) -> Vec<Message>;
 
-    /// The message that asks for the answer on a forced answer turn.
-    fn answer_request(&self) -> Message {
-        Message::user(
-            "Stop using tools now. Answer with what the tool results above show; if they do not show the answer, say that the tools could not find it.",
-        )
+    /// The message that asks for the answer to `task` on a forced answer
+    /// turn. The default restates the task first (after a few tool results
+    /// a small model loses track of what was asked) and names no refusal:
+    /// measured on a 1.5B model, a refusal sentence in this message is
+    /// what it copies when the answer is right above it.
+    fn answer_request(&self, task: &str) -> Message {
+        Message::user(format!(
+            "{task}\nAnswer from the tool results above, without calling tools."
+        ))
+    }
+
+    /// The message that asks once more on a forced answer turn whose reply
+    /// was no answer, saying why (`reason`).
+    fn answer_retry(&self, reason: &str, task: &str) -> Message {
+        let request = self.answer_request(task);
+        Message::user(format!(
+            "Error: {}. {}",
+            reason.trim_end_matches('.'),
+            request.content
+        ))
     }
 
     /// A watcher for streamed text, when the transport can tell early that
@@ -163,8 +178,11 @@ impl<T: Transport + ?Sized> Transport for Arc<T> {
     fn malformed(&self, reason: &str, tools: &[ToolSpec]) -> Vec<Message> {
         (**self).malformed(reason, tools)
     }
-    fn answer_request(&self) -> Message {
-        (**self).answer_request()
+    fn answer_request(&self, task: &str) -> Message {
+        (**self).answer_request(task)
+    }
+    fn answer_retry(&self, reason: &str, task: &str) -> Message {
+        (**self).answer_retry(reason, task)
     }
     fn stream_watcher(&self) -> Option<Box<dyn StreamWatcher>> {
         (**self).stream_watcher()

@@ -738,3 +738,125 @@ fn misusing_the_state_machine_is_a_typed_error() {
     assert_eq!(run.next_step(6), Err(RunError::Finished));
     let _ = ToolErrorKind::Skipped;
 }
+
+/// The test tools, with `add` computing on given numbers.
+struct GroundedAdd(TestTools);
+
+#[async_trait::async_trait]
+impl agent_core::Toolbox for GroundedAdd {
+    fn specs(&self) -> Vec<ToolSpec> {
+        self.0.specs()
+    }
+    fn needs_grounded_numbers(&self, name: &str) -> bool {
+        name == "add"
+    }
+    async fn call(
+        &self,
+        call: &agent_core::ToolCall,
+    ) -> Result<agent_core::ToolOutput, agent_core::ToolError> {
+        self.0.call(call).await
+    }
+}
+
+fn grounded_agent(model: ScriptedModel, budget: Budget) -> (Agent, TestTools) {
+    let tools = TestTools::new();
+    let agent = Agent::builder()
+        .model(model)
+        .transport(TestTransport)
+        .toolbox(GroundedAdd(tools.clone()))
+        .budget(budget)
+        .build()
+        .unwrap();
+    (agent, tools)
+}
+
+#[tokio::test]
+async fn a_call_with_made_up_numbers_is_sent_back_once_then_runs() {
+    // 4127 is in no message the model was given; 300 comes from the task.
+    let model = ScriptedModel::new()
+        .call("1", "add", json!({"a": 4127, "b": 300}))
+        .call("2", "add", json!({"a": 300, "b": 4127}))
+        .call("3", "add", json!({"a": 300, "b": 4127}))
+        .text("4427");
+    let (agent, tools) = grounded_agent(model, Budget::default());
+    let outcome = agent.run("Add 300 to the stock count.").await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert_eq!(outcome.answer.as_deref(), Some("4427"));
+    // The first two calls never reached the toolbox (the sentence that
+    // sent the first back does not make 4127 known); the same call again
+    // ran.
+    assert_eq!(tools.probe.calls.load(Ordering::SeqCst), 1);
+    assert_eq!(outcome.tool_calls, 1);
+    let answers: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
+    for denied in &answers[..2] {
+        assert!(
+            denied.contains("4127 is not in the question or in any tool result"),
+            "{answers:?}"
+        );
+    }
+    // The call that ran is not noted as a repeat.
+    assert_eq!(answers[2], "4427");
+}
+
+#[tokio::test]
+async fn numbers_from_the_task_or_tool_results_are_grounded() {
+    let model = ScriptedModel::new()
+        .call("1", "add", json!({"a": 1250, "b": 830}))
+        .call("2", "add", json!({"a": 2080, "b": 615}))
+        .text("2695");
+    let (agent, tools) = grounded_agent(model, Budget::default());
+    let outcome = agent
+        .run("The sales were 1,250 and 830 and then 615. What is the total?")
+        .await;
+    assert_eq!(outcome.answer.as_deref(), Some("2695"));
+    // 2080 is the first call's result.
+    assert_eq!(tools.probe.calls.load(Ordering::SeqCst), 2);
+    // Off, made-up numbers run at once; other tools are never checked.
+    let model = ScriptedModel::new()
+        .call("1", "add", json!({"a": 4127, "b": 1}))
+        .call("2", "fail", json!({"n": 98765}))
+        .text("done");
+    let budget = Budget {
+        ground_numbers: false,
+        ..Budget::default()
+    };
+    let (agent, tools) = grounded_agent(model, budget);
+    let outcome = agent.run("go").await;
+    assert_eq!(outcome.answer.as_deref(), Some("done"));
+    assert_eq!(tools.probe.calls.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn an_answer_with_a_number_no_tool_gave_is_sent_back_once() {
+    let model = ScriptedModel::new()
+        .call("1", "add", json!({"a": 512, "b": 768}))
+        .text("The total is 1792.")
+        .call("2", "add", json!({"a": 1280, "b": 2048}))
+        .text("The total is 3328.");
+    let (agent, _) = grounded_agent(model, Budget::default());
+    let outcome = agent.run("Add 512, 768 and 2048.").await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert_eq!(outcome.answer.as_deref(), Some("The total is 3328."));
+    let told = outcome
+        .transcript
+        .iter()
+        .find(|m| m.content.contains("1792 is in no tool result"))
+        .unwrap();
+    assert_eq!(told.role, Role::User);
+    assert!(
+        told.content
+            .contains("Work it out with add from the numbers in the tool results"),
+        "{}",
+        told.content
+    );
+    // A second such answer stands.
+    let model = ScriptedModel::new()
+        .text("About 4,100,000.")
+        .text("About 4,100,000, I am sure.");
+    let (agent, _) = grounded_agent(model, Budget::default());
+    let outcome = agent.run("How many?").await;
+    assert_eq!(
+        outcome.answer.as_deref(),
+        Some("About 4,100,000, I am sure.")
+    );
+}

@@ -244,6 +244,7 @@ async fn a_threshold_of_two_asks_for_the_answer_at_the_first_repeat() {
         model,
         Budget {
             loop_threshold: 2,
+            answer_on_repeat: false,
             ..Budget::default()
         },
     );
@@ -272,6 +273,7 @@ async fn loop_detection_stops_on_the_third_identical_call() {
         model,
         Budget {
             loop_threshold: 3,
+            answer_on_repeat: false,
             ..Budget::default()
         },
     );
@@ -285,6 +287,59 @@ async fn loop_detection_stops_on_the_third_identical_call() {
     assert_eq!(tool_msgs[0], "3");
     assert!(tool_msgs[1].starts_with('3') && tool_msgs[1].contains("already made this exact call"));
     assert!(tool_msgs[2].contains("not run"));
+}
+
+#[tokio::test]
+async fn repeating_the_call_that_just_succeeded_asks_for_the_answer() {
+    // The call of the round just before, again: not run, the answer turn.
+    let model = ScriptedModel::new()
+        .call("1", "add", json!({"a": 2, "b": 1}))
+        .call("2", "add", json!({"b": 1, "a": 2}))
+        .text("3");
+    let (runner, _) = agent(model, Budget::default());
+    let outcome = runner.run("add").await;
+    assert_eq!(outcome.stop_reason, StopReason::RepeatedCall);
+    assert!(outcome.forced_answer);
+    assert_eq!(outcome.answer.as_deref(), Some("3"));
+    assert_eq!((outcome.tool_calls, outcome.steps), (1, 3));
+    let tool_msgs: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
+    assert_eq!(
+        tool_msgs[1], tool_msgs[0],
+        "the repeat gets the same result"
+    );
+
+    // A repeat further back runs, with a note; so does a failed call tried
+    // again (a file that appeared, a server that came back).
+    let model = ScriptedModel::new()
+        .call("1", "add", json!({"a": 2, "b": 1}))
+        .call("2", "add", json!({"a": 5, "b": 5}))
+        .call("3", "add", json!({"a": 2, "b": 1}))
+        .call("4", "fail", json!({}))
+        .call("5", "fail", json!({}))
+        .text("done");
+    let (runner, _) = agent(model, Budget::default());
+    let outcome = runner.run("add").await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert_eq!(outcome.tool_calls, 5);
+    let tool_msgs: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
+    assert!(
+        tool_msgs[2].contains("already made this exact call"),
+        "{tool_msgs:?}"
+    );
+
+    // Off, the repeat runs with its note and the threshold decides.
+    let model = ScriptedModel::new()
+        .call("1", "add", json!({"a": 2, "b": 1}))
+        .call("2", "add", json!({"a": 2, "b": 1}))
+        .text("3");
+    let budget = Budget {
+        answer_on_repeat: false,
+        ..Budget::default()
+    };
+    let (runner, _) = agent(model, budget);
+    let outcome = runner.run("add").await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert_eq!(outcome.tool_calls, 2);
 }
 
 #[tokio::test]
@@ -426,7 +481,7 @@ async fn the_answer_turn_uses_the_last_step_of_the_budget() {
             .last()
             .unwrap()
             .content
-            .contains("Stop using tools now"),
+            .contains("without calling tools"),
         "the answer turn asks for an answer in words"
     );
 }
@@ -457,4 +512,54 @@ async fn call_ids_stay_unique_across_turns_when_a_server_repeats_them() {
         .flat_map(|m| m.tool_calls.iter().map(|c| c.id.as_str()))
         .collect();
     assert_eq!(asked, ids);
+}
+
+#[tokio::test]
+async fn an_answer_turn_that_gives_no_answer_is_asked_once_more() {
+    // A loop, then an answer turn answered with a call: it is not run, and
+    // the turn is asked again, saying why.
+    let same = || Completion::tool_calls(vec![call("c", "add", json!({"a": 2, "b": 1}))]);
+    let model = ScriptedModel::new()
+        .reply(same())
+        .reply(same())
+        .reply(same())
+        .text("3");
+    let (runner, model) = agent(model, Budget::default());
+    let outcome = runner.run("add").await;
+    assert_eq!(outcome.stop_reason, StopReason::RepeatedCall);
+    assert!(outcome.forced_answer);
+    assert_eq!(outcome.answer.as_deref(), Some("3"));
+    assert_eq!(outcome.tool_calls, 1);
+    let retry = model.requests().pop().unwrap();
+    let asked = retry.messages.last().unwrap();
+    assert!(
+        asked
+            .content
+            .starts_with("Error: no more tool calls are possible")
+            && asked.content.contains("without calling tools"),
+        "{}",
+        asked.content
+    );
+    // Only once: a second reply that is no answer ends the run without one.
+    let model = ScriptedModel::new()
+        .reply(same())
+        .reply(same())
+        .text("")
+        .text("");
+    let (runner, model) = agent(model, Budget::default());
+    let outcome = runner.run("add").await;
+    assert_eq!(outcome.stop_reason, StopReason::RepeatedCall);
+    assert_eq!(outcome.answer, None);
+    assert_eq!(model.requests().len(), 4);
+    // Never past the step budget: an answer turn on the last step stops.
+    let model = adds(1).text("").text("never asked");
+    let budget = Budget {
+        max_steps: 2,
+        ..Budget::default()
+    };
+    let (runner, model) = agent(model, budget);
+    let outcome = runner.run("add").await;
+    assert_eq!(outcome.stop_reason, StopReason::MaxSteps);
+    assert_eq!(outcome.steps, 2);
+    assert_eq!(model.requests().len(), 2);
 }

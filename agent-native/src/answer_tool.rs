@@ -33,21 +33,10 @@ pub(crate) fn answer_tool_spec() -> ToolSpec {
 
 /// The run's tools with the answer tool appended, built once per tool
 /// list: a run hands the same `Arc` to every request, so later requests
-/// reuse the first one's list. Also the answer tool alone, for the answer
-/// turn.
-#[derive(Debug, Clone)]
+/// reuse the first one's list.
+#[derive(Debug, Clone, Default)]
 pub(crate) struct WithAnswerTool {
     last: Arc<Mutex<Option<Extended>>>,
-    alone: Arc<[ToolSpec]>,
-}
-
-impl Default for WithAnswerTool {
-    fn default() -> Self {
-        Self {
-            last: Arc::default(),
-            alone: vec![answer_tool_spec()].into(),
-        }
-    }
 }
 
 /// A run's tool list, and the same list with the answer tool appended.
@@ -77,14 +66,6 @@ impl WithAnswerTool {
             with_answer: Arc::clone(&with_answer),
         });
         with_answer
-    }
-}
-
-impl WithAnswerTool {
-    /// The answer tool alone: with `tool_choice: "required"`, the answer
-    /// turn can only be a call to it.
-    pub(crate) fn alone(&self) -> Arc<[ToolSpec]> {
-        Arc::clone(&self.alone)
     }
 }
 
@@ -142,6 +123,23 @@ fn answer_text(arguments: &Value) -> String {
     }
 }
 
+/// The answer in a reply written as an object with the answer alone
+/// (`{"answer": …}`, the answer tool's arguments written as text), if it
+/// is one.
+pub(crate) fn answer_in_object(text: &str) -> Option<String> {
+    let value: Value = serde_json::from_str(text.trim()).ok()?;
+    let object = value.as_object()?;
+    if object.len() != 1 {
+        return None;
+    }
+    object
+        .get("answer")?
+        .as_str()
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+        .map(str::to_string)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,5 +195,16 @@ mod tests {
         assert_eq!(first.len(), 2);
         assert_eq!(first[1].name, ANSWER_TOOL);
         assert!(Arc::ptr_eq(&first, &cache.tools(&tools)));
+    }
+
+    #[test]
+    fn an_answer_object_is_read_back() {
+        assert_eq!(
+            answer_in_object(" {\"answer\": \" 42 \"} ").as_deref(),
+            Some("42")
+        );
+        assert_eq!(answer_in_object("{\"answer\": \"\"}"), None);
+        assert_eq!(answer_in_object("{\"answer\": \"a\", \"x\": 1}"), None);
+        assert_eq!(answer_in_object("42"), None);
     }
 }

@@ -31,7 +31,10 @@ pub use provider::{
     ProviderError,
 };
 pub use retry::RetryPolicy;
-pub use transport::{ANSWER_TOOL_SYSTEM_PROMPT, DEFAULT_SYSTEM_PROMPT, NativeTransport};
+pub use transport::{
+    ANSWER_TOOL_SYSTEM_PROMPT, AnswerMode, DEFAULT_SYSTEM_PROMPT, NativeTransport,
+    WORDS_SYSTEM_PROMPT,
+};
 
 /// The README and the user guide, compiled and run as doctests so their
 /// examples cannot rot.

@@ -12,19 +12,51 @@ use agent_core::transport::{Decision, Interpretation, Opening, RequestParts, Tur
 use agent_core::{Completion, CompletionRequest, Message, Transport};
 
 use crate::answer_tool::{
-    ANSWER_TOOL, AnswerCall, WithAnswerTool, has_own_answer_tool, take_answer,
+    ANSWER_TOOL, AnswerCall, WithAnswerTool, answer_in_object, has_own_answer_tool, take_answer,
 };
 use crate::content_calls::calls_in_content;
 
-/// The default system prompt: one sentence (every prompt token costs time
-/// on a local model), telling small models to answer once a tool has given
-/// the result (they otherwise repeat the call).
+/// The default system prompt of [`AnswerMode::AfterCalls`]: one short
+/// sentence (every prompt token costs time on a local model) that sends
+/// the model to the tools for facts and sums.
 pub const DEFAULT_SYSTEM_PROMPT: &str =
+    "Find facts and do sums with the tools; never guess a number.";
+
+/// The default system prompt of [`AnswerMode::Words`], telling small
+/// models to answer once a tool has given the result (they otherwise
+/// repeat the call).
+pub const WORDS_SYSTEM_PROMPT: &str =
     "Once a tool gives you what you need, answer instead of calling it again.";
 
-/// The default system prompt with the answer tool on: every turn is a
-/// call, and the answer is a call to `final_answer`.
+/// The default system prompt of [`AnswerMode::AnswerTool`]: every turn is
+/// a call, and the answer is a call to `final_answer`.
 pub const ANSWER_TOOL_SYSTEM_PROMPT: &str = "Look things up with the tools. Once a tool result shows the answer, call final_answer with it.";
+
+/// How a run's answer comes with native tool calling.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum AnswerMode {
+    /// Every ordinary turn must be a tool call (`tool_choice:
+    /// "required"`), and the answer comes on the run's answer turn
+    /// (`tool_choice: "none"`), which the core starts when the model
+    /// repeats the call that just gave its result, when a result keeps
+    /// coming back, or at a limit. Small local models that are free to
+    /// reply in words describe the call they should make ("you can use the
+    /// `grep` function…") or guess; a turn that must be a call cannot, and
+    /// they repeat a call once they have what they need. Costs no prompt
+    /// tokens. Needs the answer turn (`Budget::answer_turn`, on by
+    /// default): without it a run ends at a limit with no answer.
+    #[default]
+    AfterCalls,
+    /// A `final_answer` tool beside the run's tools, with `tool_choice:
+    /// "required"`: every turn is a call, and the answer is a call to
+    /// `final_answer`. About 50 prompt tokens more per request than
+    /// [`AfterCalls`](Self::AfterCalls). A run tool named `final_answer`
+    /// turns it off.
+    AnswerTool,
+    /// `tool_choice: "auto"`: the model calls tools or answers in words
+    /// when it sees fit, as hosted models do well.
+    Words,
+}
 
 /// The native tool-calling transport.
 ///
@@ -43,8 +75,8 @@ pub struct NativeTransport {
     system_prompt: Option<String>,
     tool_choice: Option<ToolChoice>,
     tool_names: Vec<String>,
-    tools_on_answer_turn: bool,
-    answer_tool: Option<WithAnswerTool>,
+    mode: AnswerMode,
+    answer_tool: WithAnswerTool,
 }
 
 impl Default for NativeTransport {
@@ -54,14 +86,15 @@ impl Default for NativeTransport {
 }
 
 impl NativeTransport {
-    /// The transport with the default system prompt.
+    /// The transport in [`AnswerMode::AfterCalls`] with its default
+    /// system prompt.
     pub fn new() -> Self {
         Self {
             system_prompt: None,
             tool_choice: None,
             tool_names: Vec::new(),
-            tools_on_answer_turn: false,
-            answer_tool: Some(WithAnswerTool::default()),
+            mode: AnswerMode::default(),
+            answer_tool: WithAnswerTool::default(),
         }
     }
 
@@ -71,48 +104,34 @@ impl NativeTransport {
         self
     }
 
-    /// Offers a `final_answer` tool beside the run's tools and sends
-    /// `tool_choice: "required"` on ordinary turns (default on), so every
-    /// turn is a call and the answer is a call to `final_answer`. Small
-    /// local models then stop describing calls in prose instead of making
-    /// them. A reply in prose (a server that ignores `required`) is still
-    /// read as the answer. A run tool named `final_answer` turns it off.
-    pub fn with_answer_tool(mut self, on: bool) -> Self {
-        self.answer_tool = on.then(WithAnswerTool::default);
+    /// How the answer comes (default [`AnswerMode::AfterCalls`]).
+    pub fn with_answer_mode(mut self, mode: AnswerMode) -> Self {
+        self.mode = mode;
         self
+    }
+
+    /// The answer mode.
+    pub fn answer_mode(&self) -> AnswerMode {
+        self.mode
     }
 
     /// Whether the answer tool applies to a run with these tools.
     fn answer_tool_for(&self, tools: &[ToolSpec]) -> Option<&WithAnswerTool> {
-        self.answer_tool
-            .as_ref()
-            .filter(|_| !tools.is_empty() && !has_own_answer_tool(tools))
+        (self.mode == AnswerMode::AnswerTool && !tools.is_empty() && !has_own_answer_tool(tools))
+            .then_some(&self.answer_tool)
     }
 
     fn system_prompt(&self) -> &str {
-        match (&self.system_prompt, &self.answer_tool) {
+        match (&self.system_prompt, self.mode) {
             (Some(prompt), _) => prompt,
-            (None, Some(_)) => ANSWER_TOOL_SYSTEM_PROMPT,
-            (None, None) => DEFAULT_SYSTEM_PROMPT,
+            (None, AnswerMode::AfterCalls) => DEFAULT_SYSTEM_PROMPT,
+            (None, AnswerMode::AnswerTool) => ANSWER_TOOL_SYSTEM_PROMPT,
+            (None, AnswerMode::Words) => WORDS_SYSTEM_PROMPT,
         }
     }
 
-    /// Whether an answer turn still lists the tools, with `tool_choice:
-    /// "none"` (default off: it lists only the answer tool, with
-    /// `tool_choice: "required"`, or with the answer tool off, no tools
-    /// and no `tool_choice`).
-    /// Servers that render the tools into the prompt (llama.cpp's chat
-    /// templates) keep their prefix cache with the tools listed, but small
-    /// models then answer with a tool call written as text instead of the
-    /// answer; without them they answer.
-    pub fn with_tools_on_answer_turn(mut self, on: bool) -> Self {
-        self.tools_on_answer_turn = on;
-        self
-    }
-
-    /// The `tool_choice` of ordinary requests (default `required` with the
-    /// answer tool, `auto` without); answer turns are set apart (see
-    /// [`with_tools_on_answer_turn`](Self::with_tools_on_answer_turn)).
+    /// The `tool_choice` of ordinary requests (by default `required`, or
+    /// `auto` in [`AnswerMode::Words`]); answer turns send `none`.
     pub fn with_tool_choice(mut self, choice: ToolChoice) -> Self {
         self.tool_choice = Some(choice);
         self
@@ -146,37 +165,46 @@ impl Transport for NativeTransport {
 
     fn render(&self, parts: RequestParts<'_>) -> CompletionRequest {
         let mut request = parts.plain();
-        if parts.answer_only {
-            request.tool_choice = ToolChoice::None;
-            if let Some(answer_tool) = self
-                .answer_tool_for(parts.tools)
-                .filter(|_| !self.tools_on_answer_turn)
-            {
-                // The answer tool alone, and a call required: the server
-                // itself makes the turn an answer. Small models otherwise
-                // write the call they wanted to repeat as text.
-                request.tools = answer_tool.alone();
-                request.tool_choice = ToolChoice::Required;
-            } else if self.tools_on_answer_turn {
-                // The same list as ordinary turns, so the prefix holds.
-                request.tools = match self.answer_tool_for(parts.tools) {
-                    Some(answer_tool) => answer_tool.tools(parts.tools),
-                    None => Arc::clone(parts.tools),
-                };
-            }
-        } else if let Some(answer_tool) = self.answer_tool_for(parts.tools) {
-            request.tools = answer_tool.tools(parts.tools);
-            request.tool_choice = self.tool_choice.clone().unwrap_or(ToolChoice::Required);
+        // The answer turn lists the same tools as ordinary turns, so a
+        // server that renders them into the prompt (llama.cpp's chat
+        // templates) keeps its whole prefix cache, with `tool_choice`
+        // none. (llama.cpp ignores a grammar sent beside tools, so the
+        // wording of the answer request is what keeps the reply in words.)
+        request.tools = match self.answer_tool_for(parts.tools) {
+            Some(answer_tool) => answer_tool.tools(parts.tools),
+            None => Arc::clone(parts.tools),
+        };
+        request.tool_choice = if parts.answer_only {
+            ToolChoice::None
+        } else if parts.tools.is_empty() {
+            ToolChoice::Auto
+        } else if let Some(choice) = &self.tool_choice {
+            choice.clone()
+        } else if self.mode == AnswerMode::Words
+            || (self.mode == AnswerMode::AnswerTool && self.answer_tool_for(parts.tools).is_none())
+        {
+            ToolChoice::Auto
         } else {
-            request.tools = Arc::clone(parts.tools);
-            request.tool_choice = self.tool_choice.clone().unwrap_or(ToolChoice::Auto);
-        }
+            ToolChoice::Required
+        };
         request
     }
 
     fn interpret(&self, completion: Completion, tools: &[ToolSpec]) -> Interpretation {
         let mut calls = completion.tool_calls;
         let mut text = completion.text;
+        if calls.is_empty()
+            && let Some(answer) = answer_in_object(&text)
+        {
+            // An answer written as `{"answer": …}`.
+            return Interpretation {
+                turn: Turn {
+                    thought: None,
+                    decision: Decision::Final(answer.clone()),
+                },
+                message: Message::assistant(answer),
+            };
+        }
         let answer_tool = self.answer_tool_for(tools).is_some();
         if calls.is_empty() && !text.is_empty() {
             let mut names: Vec<&str> = if self.tool_names.is_empty() {
@@ -256,13 +284,16 @@ impl Transport for NativeTransport {
         } else {
             format!(" ({})", names.join(", "))
         };
-        let answer = if answer_tool {
-            format!("call {ANSWER_TOOL} with the answer")
+        let or_answer = if answer_tool {
+            format!(", or call {ANSWER_TOOL} with the answer")
+        } else if self.mode == AnswerMode::AfterCalls && !tools.is_empty() {
+            // Ordinary turns must be calls: the answer comes later.
+            String::new()
         } else {
-            "reply with the final answer".to_string()
+            ", or reply with the final answer".to_string()
         };
         vec![Message::user(format!(
-            "Error: {reason}. Call one of the tools{listed}, or {answer}."
+            "Error: {reason}. Call one of the tools{listed}{or_answer}."
         ))]
     }
 }

@@ -69,15 +69,23 @@ pub(crate) fn request_body(
 }
 
 /// A tool's parameters as the model needs to see them: without
-/// `additionalProperties: false`, which only the gateway needs (it
-/// refuses unknown keys whatever the model was shown), so each tool costs
-/// fewer prompt tokens.
+/// `additionalProperties: false` and a string's length bounds, which only
+/// the gateway needs (it refuses unknown keys and overlong strings, and
+/// says why, whatever the model was shown), so each tool costs fewer
+/// prompt tokens.
 fn model_view(schema: &Value) -> Value {
     match schema {
         Value::Object(map) => Value::Object(
             map.iter()
                 .filter(|(k, v)| {
-                    !(k.as_str() == "additionalProperties" && **v == Value::Bool(false))
+                    let gateway_only = match k.as_str() {
+                        "additionalProperties" => **v == Value::Bool(false),
+                        "maxLength" | "minLength" => {
+                            v.is_u64() && map.get("type") == Some(&json!("string"))
+                        }
+                        _ => false,
+                    };
+                    !gateway_only
                 })
                 .map(|(k, v)| (k.clone(), model_view(v)))
                 .collect(),
@@ -356,6 +364,32 @@ mod tests {
         let long = error_message("é ".repeat(1000).as_bytes());
         assert_eq!(long.chars().count(), 301);
         assert!(long.ends_with('…'));
+    }
+
+    #[test]
+    fn tools_go_out_without_what_only_the_gateway_checks() {
+        use agent_core::message::ToolSpec;
+        let request = CompletionRequest {
+            tools: vec![ToolSpec {
+                name: "lookup".into(),
+                description: "Look a thing up.".into(),
+                parameters: json!({"type": "object", "properties": {
+                    "query": {"type": "string", "maxLength": 200},
+                    "maxLength": {"type": "integer"}
+                }, "additionalProperties": false}),
+            }]
+            .into(),
+            ..CompletionRequest::new(vec![Message::user("q")])
+        };
+        let body = request_body("m", &request, false, None);
+        let parameters = &body["tools"][0]["function"]["parameters"];
+        assert_eq!(parameters["properties"]["query"], json!({"type": "string"}));
+        // A property that happens to be called `maxLength` stays.
+        assert_eq!(
+            parameters["properties"]["maxLength"],
+            json!({"type": "integer"})
+        );
+        assert!(parameters.get("additionalProperties").is_none());
     }
 
     #[test]

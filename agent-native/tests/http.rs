@@ -372,7 +372,7 @@ async fn tool_calls_written_into_content_are_executed() {
     let server = CannedServer::start(vec![
         Canned::text("<tool_call>\n{\"name\": \"calculator\", \"arguments\": {\"expression\": \"12**3\"}}\n</tool_call>"),
         Canned::text("```json\n{\"name\": \"calculator\", \"arguments\": {\"expression\": \"17*83\"}}\n```"),
-        Canned::text("3139"),
+        Canned::text("1728 and 1411"),
     ])
     .await
     .unwrap();

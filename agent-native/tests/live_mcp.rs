@@ -133,7 +133,16 @@ async fn live_run(transport: impl Transport + 'static, label: &str) {
         read_the_fact,
         "{label}: no filesystem-server call returned the file's text; calls: {calls:?}"
     );
-    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer, "{label}");
+    // A final answer, or (native, every turn a call) the answer asked for
+    // once the model repeated the read it had been answered.
+    assert!(
+        matches!(
+            outcome.stop_reason,
+            StopReason::FinalAnswer | StopReason::RepeatedCall
+        ),
+        "{label}: {}",
+        outcome.stop_reason
+    );
     let answer = outcome.answer.unwrap_or_default();
     assert!(
         answer.to_lowercase().contains("biscuit"),

@@ -124,7 +124,9 @@ async fn native_one_turn_calls_a_server_tool_and_a_builtin_in_call_order() {
         ]))
         .text("The vault code is 4096; an eighth of it is 512.");
     let outcome = agent(model, NativeTransport::new(), tools)
-        .run("What is the vault code in notes.txt, and an eighth of it?")
+        // (The calculator's numbers come from the task: the code is only
+        // known once the read of the same round has run.)
+        .run("What is the vault code in notes.txt, and what is an eighth of 4096?")
         .await;
     assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
     assert_eq!(outcome.tool_calls, 2);
@@ -161,7 +163,9 @@ async fn text_steps_call_a_server_tool_then_a_builtin() {
         .text("Thought: The code is 4096. Now an eighth of it.\nAction: calculator\nAction Input: {\"expression\": \"4096 / 8\"}")
         .text("Thought: I have both.\nFinal Answer: The vault code is 4096; an eighth of it is 512.");
     let outcome = agent(model, TextTransport::new(), tools)
-        .run("What is the vault code in notes.txt, and an eighth of it?")
+        // (The calculator's numbers come from the task: the code is only
+        // known once the read of the same round has run.)
+        .run("What is the vault code in notes.txt, and what is an eighth of 4096?")
         .await;
     assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
     assert_eq!(outcome.steps, 3);
@@ -240,7 +244,9 @@ async fn a_server_killed_mid_run_fails_only_its_own_calls_and_leaves_no_process(
         .build()
         .unwrap();
     let outcome = agent
-        .run("What is the vault code in notes.txt, and an eighth of it?")
+        // (The calculator's numbers come from the task: the code is only
+        // known once the read of the same round has run.)
+        .run("What is the vault code in notes.txt, and what is an eighth of 4096?")
         .await;
     assert!(killed.load(Ordering::SeqCst), "the server was not killed");
     // A typed stop: the model answered from what it had.

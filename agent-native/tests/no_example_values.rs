@@ -121,7 +121,7 @@ fn default_prompts_and_corrections_hold_no_example_values() {
     let text = TextTransport::new();
     let native = NativeTransport::new();
     for transport in [&text as &dyn Transport, &native] {
-        texts.push(transport.answer_request().content);
+        texts.push(transport.answer_request("<task>").content);
         for message in transport.malformed("the reply was empty", &specs) {
             texts.push(message.content);
         }

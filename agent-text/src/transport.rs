@@ -275,14 +275,26 @@ impl Transport for TextTransport {
         ))]
     }
 
-    fn answer_request(&self) -> Message {
+    fn answer_retry(&self, reason: &str, task: &str) -> Message {
+        let request = self.answer_request(task);
+        let rest = request
+            .content
+            .strip_prefix("Observation: ")
+            .unwrap_or(&request.content);
+        Message::user(format!(
+            "Observation: Error: {}. {rest}",
+            reason.trim_end_matches('.')
+        ))
+    }
+
+    fn answer_request(&self, task: &str) -> Message {
         let label = match self.prompt.dialect() {
             Dialect::Classic => "`Final Answer: ...`",
             Dialect::AnswerEnding => "`Answer: ...`",
             Dialect::Paper => "`Action: Finish[...]`",
         };
         Message::user(format!(
-            "Observation: No more tool calls are possible. Reply now with `Thought: ...` then {label}: the answer the observations above show, or, if they do not show it, that you cannot find it."
+            "Observation: No more tool calls are possible. The question was: {task}\nReply now with `Thought: ...` then {label}: the answer the observations above show, or, if they do not show it, that you cannot find it."
         ))
     }
 

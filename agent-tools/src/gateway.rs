@@ -446,6 +446,11 @@ impl Toolbox for ToolSet {
         self.lookup(name).is_some_and(|e| e.tool.sequential())
     }
 
+    fn needs_grounded_numbers(&self, name: &str) -> bool {
+        self.lookup(name)
+            .is_some_and(|e| e.tool.needs_grounded_numbers())
+    }
+
     async fn call(&self, call: &ToolCall) -> Result<ToolOutput, ToolError> {
         let entry = self
             .lookup(&call.name)

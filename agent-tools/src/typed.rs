@@ -29,6 +29,7 @@ pub struct TypedTool<A> {
     /// The keys the arguments may have, when unknown keys are refused.
     known_fields: Option<Vec<String>>,
     sequential: bool,
+    grounded_numbers: bool,
     handler: Handler<A>,
     _args: PhantomData<fn(A)>,
 }
@@ -39,6 +40,7 @@ impl<A> std::fmt::Debug for TypedTool<A> {
             .field("name", &self.name)
             .field("strict", &self.known_fields.is_some())
             .field("sequential", &self.sequential)
+            .field("grounded_numbers", &self.grounded_numbers)
             .finish_non_exhaustive()
     }
 }
@@ -47,6 +49,14 @@ impl<A: JsonSchema> TypedTool<A> {
     /// Marks the tool sequential: its calls never overlap others in a round.
     pub fn sequential(mut self) -> Self {
         self.sequential = true;
+        self
+    }
+
+    /// Marks the tool as computing on the numbers it is given: a call whose
+    /// numbers appear nowhere in the conversation is sent back once
+    /// (`Budget::ground_numbers`).
+    pub fn grounded_numbers(mut self) -> Self {
+        self.grounded_numbers = true;
         self
     }
 
@@ -115,6 +125,7 @@ where
         known_fields: Some(property_names(&parameters)),
         parameters,
         sequential: false,
+        grounded_numbers: false,
         handler,
         _args: PhantomData,
     }
@@ -139,6 +150,10 @@ where
 
     fn sequential(&self) -> bool {
         self.sequential
+    }
+
+    fn needs_grounded_numbers(&self) -> bool {
+        self.grounded_numbers
     }
 
     async fn call(&self, args: Value) -> Result<ToolOutput, ToolError> {

@@ -464,6 +464,84 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
         out,
         "no files match `main.py` under `.`, ignoring case. Similar paths: `src/main.rs`."
     );
+    // A directory that is not there, but is clearly meant, is searched.
+    std::fs::create_dir_all(f.root.join("documentation")).unwrap();
+    std::fs::write(
+        f.root.join("documentation/overview.md"),
+        "Written by Ada.\n",
+    )
+    .unwrap();
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "written by", "path": "docs"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        out,
+        "`docs` is not a directory in the working directory; the closest one is `documentation`:\ndocumentation/overview.md:1: Written by Ada."
+    );
+    let out = call(
+        &tools,
+        "search_files",
+        json!({"glob": "*.md", "dir": "docs/"}),
+    )
+    .await
+    .unwrap();
+    assert!(out.ends_with("documentation/overview.md"), "{out}");
+    // A pattern that names a directory lists what it holds.
+    let out = call(&tools, "search_files", json!({"glob": "docs"}))
+        .await
+        .unwrap();
+    assert!(
+        out.ends_with("The directory `documentation` has: overview.md."),
+        "{out}"
+    );
+    // A column's name found only in a table's header brings its values.
+    std::fs::write(
+        f.root.join("sales.csv"),
+        "product,units,amount\ncoffee,50,1250\n\"mugs, large\",96,830\n",
+    )
+    .unwrap();
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "AMOUNT", "path": "sales.csv"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        out,
+        "sales.csv:1: product,units,amount\nsales.csv: column `amount` (2 rows): 1250, 830; sum 2080, mean 1040"
+    );
+    // A pattern in the rows is found there, as ever.
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "coffee", "path": "sales.csv"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        out,
+        "sales.csv:1: product,units,amount\nsales.csv:2: coffee,50,1250"
+    );
+    // The hints come from the directory searched, not the root.
+    let out = call(
+        &tools,
+        "search_files",
+        json!({"glob": "*.toml", "dir": "src"}),
+    )
+    .await
+    .unwrap();
+    assert!(
+        out.starts_with("no files match `*.toml` under `src`")
+            && out.contains("lib.rs")
+            && out.contains("main.rs")
+            && !out.contains("a.txt"),
+        "{out}"
+    );
 }
 
 #[tokio::test]

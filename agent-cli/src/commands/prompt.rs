@@ -23,7 +23,7 @@ const MODEL_PLACEHOLDER: &str = "<model>";
 /// Prints the first request.
 pub(crate) async fn prompt(args: &PromptArgs) -> Result<u8, CliError> {
     let overrides = PromptOverrides::read(&args.prompt)?;
-    let transport = overrides.transport(args.transport)?;
+    let transport = overrides.transport(args.transport, true)?;
     let task = match &args.task {
         Some(task) => setup::task(task)?.to_string(),
         None => TASK_PLACEHOLDER.to_string(),
@@ -37,6 +37,7 @@ pub(crate) async fn prompt(args: &PromptArgs) -> Result<u8, CliError> {
         budget: Budget::default(),
         options: setup::request_options(),
         estimator: Estimator::default(),
+        grounded_tools: Vec::new(),
     };
     let failure = |e: agent_core::run::RunError| CliError::Failure(e.to_string());
     let mut run = Run::new(task, Vec::new(), config, 0).map_err(failure)?;

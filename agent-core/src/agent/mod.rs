@@ -173,16 +173,23 @@ impl Agent {
     /// A new run of `task`, ready to be driven (or stored).
     pub fn start(&self, task: impl Into<Task>) -> Run {
         let task = task.into();
+        let tools = self.toolbox.specs();
+        let grounded_tools = tools
+            .iter()
+            .filter(|t| self.toolbox.needs_grounded_numbers(&t.name))
+            .map(|t| t.name.clone())
+            .collect();
         // The builder validated the budget.
         Run::create(
             task.text,
             task.history,
             RunConfig {
                 transport: Arc::clone(&self.transport),
-                tools: self.toolbox.specs(),
+                tools,
                 budget: self.budget.clone(),
                 options: self.options.clone(),
                 estimator: self.estimator.clone(),
+                grounded_tools,
             },
             now_ms(),
         )

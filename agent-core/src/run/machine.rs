@@ -10,7 +10,7 @@ use crate::outcome::{Outcome, StopReason};
 use crate::tool::{Observation, ToolErrorKind};
 use crate::transport::{Decision, Turn};
 
-use super::plan::{CallPlan, skip};
+use super::plan::skip;
 use super::window::json_len;
 use super::{Phase, PromptAnchor, Run, RunError, Step};
 
@@ -26,21 +26,18 @@ impl Run {
                 let answer_only = answer_turn.is_some();
                 Ok(Step::CallModel(self.build_request(answer_only)))
             }
-            Phase::AwaitingTools { calls, plans } => Ok(Step::CallTools(
-                if plans
-                    .iter()
-                    .any(|plan| matches!(plan, CallPlan::Skip { .. }))
-                {
+            Phase::AwaitingTools { calls, plans } => {
+                Ok(Step::CallTools(if plans.iter().any(|plan| !plan.runs()) {
                     calls
                         .iter()
                         .zip(plans)
-                        .filter(|(_, plan)| !matches!(plan, CallPlan::Skip { .. }))
+                        .filter(|(_, plan)| plan.runs())
                         .map(|(call, _)| call.clone())
                         .collect()
                 } else {
                     Arc::clone(calls)
-                },
-            )),
+                }))
+            }
             Phase::Limit { reason } => {
                 let reason = reason.clone();
                 Ok(self.reach_limit(reason))
@@ -72,7 +69,10 @@ impl Run {
         let state = &self.state;
         let answerable = matches!(
             reason,
-            StopReason::MaxSteps | StopReason::MaxToolCalls | StopReason::LoopDetected
+            StopReason::MaxSteps
+                | StopReason::MaxToolCalls
+                | StopReason::LoopDetected
+                | StopReason::RepeatedCall
         );
         if answerable
             && state.budget.answer_turn
@@ -87,27 +87,56 @@ impl Run {
     /// Asks for the answer on a turn that may only answer.
     fn answer_turn(&mut self, reason: StopReason) -> Step {
         self.state.answer_turn_used = true;
-        let request = self.transport.answer_request();
+        let request = self.transport.answer_request(&self.state.task);
         self.push(request);
         self.issue_request(Some(reason))
+    }
+
+    /// A forced answer turn whose reply was no answer (a call, a
+    /// malformed reply, a number no tool gave) is asked once more, saying
+    /// why, while the step and token budgets allow; otherwise the run
+    /// stops with what it has.
+    fn retry_answer_turn(&mut self, reason: &str, limit: StopReason) {
+        let state = &self.state;
+        if state.answer_retry_used || state.steps >= state.budget.max_steps {
+            self.stop(limit);
+            return;
+        }
+        self.state.answer_retry_used = true;
+        let message = self.transport.answer_retry(reason, &self.state.task);
+        self.push(message);
+        self.build_request(true);
+        if self.over_token_budget() {
+            self.stop(limit);
+            return;
+        }
+        self.state.steps += 1;
+        self.state.phase = Phase::AwaitingModel {
+            answer_turn: Some(limit),
+        };
+    }
+
+    /// Whether the request just built passes a token budget.
+    fn over_token_budget(&self) -> bool {
+        let state = &self.state;
+        let per_request = state
+            .budget
+            .max_request_tokens
+            .is_some_and(|max| state.last_request_tokens > max);
+        let total = state.budget.max_total_tokens.is_some_and(|max| {
+            state
+                .usage
+                .total_tokens
+                .saturating_add(state.last_request_tokens)
+                > max
+        });
+        per_request || total
     }
 
     /// Issues a model request, unless a token budget forbids it.
     fn issue_request(&mut self, answer_turn: Option<StopReason>) -> Step {
         let request = self.build_request(answer_turn.is_some());
-        let state = &self.state;
-        if let Some(max) = state.budget.max_request_tokens
-            && state.last_request_tokens > max
-        {
-            return self.finish(StopReason::TokenBudget);
-        }
-        if let Some(max) = state.budget.max_total_tokens
-            && state
-                .usage
-                .total_tokens
-                .saturating_add(state.last_request_tokens)
-                > max
-        {
+        if self.over_token_budget() {
             return self.finish(StopReason::TokenBudget);
         }
         self.state.steps += 1;
@@ -175,21 +204,30 @@ impl Run {
         );
         if answer_turn.is_none() {
             self.check_premature_answer(&mut interpretation.turn.decision);
+            self.check_ungrounded_answer(&mut interpretation.turn.decision);
         }
         let turn = interpretation.turn;
         self.push(interpretation.message);
 
         if let Some(limit) = answer_turn {
-            match &turn.decision {
-                Decision::Final(answer) => self.state.answer = Some(answer.clone()),
+            let retry = match &turn.decision {
+                Decision::Final(answer) => {
+                    self.state.answer = Some(answer.clone());
+                    self.ungrounded_on_answer_turn(answer)
+                }
                 Decision::Act(calls) => {
                     let plans = vec![skip("the run has reached its budget"); calls.len()];
                     let calls = Arc::clone(calls);
                     self.record_round(&calls, &plans, Vec::new());
+                    Some("no more tool calls are possible; answer in words".to_string())
                 }
-                Decision::Malformed(_) => {}
+                Decision::Malformed(reason) => Some(reason.clone()),
+            };
+            if let Some(reason) = retry {
+                self.retry_answer_turn(&reason, limit);
+            } else {
+                self.stop(limit);
             }
-            self.stop(limit);
             return Ok(turn);
         }
 
@@ -232,7 +270,7 @@ impl Run {
         let runnable: Vec<&crate::message::ToolCall> = calls
             .iter()
             .zip(plans)
-            .filter(|(_, plan)| !matches!(plan, CallPlan::Skip { .. }))
+            .filter(|(_, plan)| plan.runs())
             .map(|(call, _)| call)
             .collect();
         let matches = runnable.len() == observations.len()

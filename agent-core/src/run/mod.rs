@@ -10,6 +10,7 @@
 //! tool calls can be stored and resumed in another process, with the same
 //! transport only.
 
+mod grounding;
 mod machine;
 mod persist;
 mod plan;
@@ -52,6 +53,9 @@ pub struct RunConfig {
     pub options: RequestOptions,
     /// How request sizes are estimated before sending.
     pub estimator: Estimator,
+    /// The tools whose numeric arguments must come from the conversation
+    /// ([`Budget::ground_numbers`]): the agent takes them from its toolbox.
+    pub grounded_tools: Vec<String>,
 }
 
 impl RunConfig {
@@ -63,6 +67,7 @@ impl RunConfig {
             budget: Budget::default(),
             options: RequestOptions::default(),
             estimator: Estimator::default(),
+            grounded_tools: Vec::new(),
         }
     }
 }
@@ -181,6 +186,10 @@ struct ToolProgress {
     /// Some result came back [`Budget::loop_threshold`](crate::Budget) times.
     #[serde(default)]
     stalled: bool,
+    /// The canonical keys and results of the last round's calls that
+    /// succeeded, for [`Budget::answer_on_repeat`](crate::Budget).
+    #[serde(default)]
+    last_round_succeeded: Vec<(String, String)>,
 }
 
 /// The serializable part of a run.
@@ -220,8 +229,16 @@ struct State {
     call_counts: foldhash::HashMap<String, u32>,
     used_ids: foldhash::HashSet<String>,
     answer_turn_used: bool,
+    /// The answer turn was asked once more (see `retry_answer_turn`).
+    #[serde(default)]
+    answer_retry_used: bool,
     #[serde(default)]
     progress: ToolProgress,
+    /// See [`RunConfig::grounded_tools`].
+    #[serde(default)]
+    grounded_tools: Vec<String>,
+    #[serde(default)]
+    grounding: grounding::Grounding,
     answer: Option<String>,
     started_ms: u64,
     last_ms: u64,
@@ -290,6 +307,7 @@ impl Run {
             budget,
             options,
             estimator,
+            grounded_tools,
         } = config;
         let opening = transport.opening(&task, &tools);
         let tools_tokens = tools
@@ -328,7 +346,10 @@ impl Run {
                 call_counts: foldhash::HashMap::default(),
                 used_ids: foldhash::HashSet::default(),
                 answer_turn_used: false,
+                answer_retry_used: false,
                 progress: ToolProgress::default(),
+                grounded_tools,
+                grounding: grounding::Grounding::default(),
                 answer: None,
                 started_ms: now_ms,
                 last_ms: now_ms,
@@ -350,6 +371,14 @@ impl Run {
         }
         run.state.task_index = run.state.transcript.len();
         run.push(opening.task);
+        if run.state.budget.ground_numbers {
+            let Run { state, .. } = &mut run;
+            let (opening, rest) = state.transcript.split_at(state.head);
+            let (history, task) = rest.split_at(state.task_index - state.head);
+            state.grounding.learn_messages(opening);
+            state.grounding.learn_history(history);
+            state.grounding.learn_messages(task);
+        }
         run
     }
 

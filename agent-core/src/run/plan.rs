@@ -16,6 +16,9 @@ use crate::outcome::StopReason;
 use crate::tool::{Observation, ToolErrorKind};
 use crate::transport::Decision;
 
+use super::grounding::{
+    ungrounded_answer_reason, ungrounded_answer_turn_reason, ungrounded_reason,
+};
 use super::{Phase, Run};
 
 /// What happens to one call of a round.
@@ -29,6 +32,18 @@ pub(super) enum CallPlan {
     Skip {
         reason: String,
     },
+    /// Not run: the same call just gave this result, which is its
+    /// observation again.
+    Answered {
+        content: String,
+    },
+}
+
+impl CallPlan {
+    /// Whether the call goes to the toolbox.
+    pub(super) fn runs(&self) -> bool {
+        matches!(self, CallPlan::Run | CallPlan::Repeat)
+    }
 }
 
 pub(super) fn skip(reason: &str) -> CallPlan {
@@ -85,15 +100,49 @@ impl Run {
             };
             return;
         }
+        let grounding = state.budget.ground_numbers
+            && calls.iter().any(|c| state.grounded_tools.contains(&c.name));
         let mut plans = Vec::with_capacity(calls.len());
         let mut looped = false;
+        let mut repeated_result = false;
         for call in calls.iter() {
-            let count = state
-                .call_counts
-                .entry(canonical_call_key(&call.name, &call.arguments))
-                .or_insert(0);
+            let key = canonical_call_key(&call.name, &call.arguments);
+            if grounding && state.grounded_tools.contains(&call.name) {
+                let missing = state.grounding.check(&key, &call.arguments);
+                if !missing.is_empty() {
+                    // Sent back before it counts as a call: the same call
+                    // again is its first run, not a repeat.
+                    let find_with: Vec<&str> = state
+                        .tools
+                        .iter()
+                        .map(|t| t.name.as_str())
+                        .filter(|name| !state.grounded_tools.iter().any(|g| g == name))
+                        .collect();
+                    plans.push(skip(&ungrounded_reason(&missing, &find_with)));
+                    continue;
+                }
+            }
+            let just_answered = state
+                .budget
+                .answer_on_repeat
+                .then(|| {
+                    state
+                        .progress
+                        .last_round_succeeded
+                        .iter()
+                        .find(|(done, _)| *done == key)
+                        .map(|(_, content)| content.clone())
+                })
+                .flatten();
+            let count = state.call_counts.entry(key).or_insert(0);
             *count += 1;
-            if *count >= state.budget.loop_threshold {
+            if let Some(content) = just_answered {
+                // The model has this result in front of it: it gets the
+                // same result again (a model that copies the last message
+                // copies the result), and the work ends for its answer.
+                repeated_result = true;
+                plans.push(CallPlan::Answered { content });
+            } else if *count >= state.budget.loop_threshold {
                 looped = true;
                 plans.push(skip(&format!(
                     "this exact call was already made {} times; use the results you have",
@@ -110,18 +159,22 @@ impl Run {
                 });
             }
         }
-        if looped {
+        if looped || repeated_result {
             // No call of a looping round runs: answer them all and stop.
             let plans: Vec<CallPlan> = plans
                 .into_iter()
                 .map(|plan| match plan {
-                    CallPlan::Skip { .. } => plan,
+                    CallPlan::Skip { .. } | CallPlan::Answered { .. } => plan,
                     _ => skip("the run stopped: a repeated call was detected"),
                 })
                 .collect();
             self.record_round(&calls, &plans, Vec::new());
             self.state.phase = Phase::Limit {
-                reason: StopReason::LoopDetected,
+                reason: if looped {
+                    StopReason::LoopDetected
+                } else {
+                    StopReason::RepeatedCall
+                },
             };
             return;
         }
@@ -138,6 +191,7 @@ impl Run {
     ) {
         let mut executed = executed.into_iter();
         let mut round = Vec::with_capacity(calls.len());
+        let mut succeeded = Vec::new();
         for (call, plan) in calls.iter().zip(plans) {
             match plan {
                 CallPlan::Skip { reason } => round.push(Observation {
@@ -146,10 +200,25 @@ impl Run {
                     content: format!("Error ({}): {reason}", ToolErrorKind::Skipped.label()),
                     error: Some(ToolErrorKind::Skipped),
                 }),
+                CallPlan::Answered { content } => round.push(Observation {
+                    call_id: call.id.clone(),
+                    tool: call.name.clone(),
+                    content: content.clone(),
+                    error: None,
+                }),
                 CallPlan::Run | CallPlan::Repeat => {
                     let Some(mut observation) = executed.next() else {
                         continue;
                     };
+                    if observation.error.is_none() && self.state.budget.answer_on_repeat {
+                        succeeded.push((
+                            canonical_call_key(&call.name, &call.arguments),
+                            observation.content.clone(),
+                        ));
+                    }
+                    if observation.error.is_none() && self.state.budget.ground_numbers {
+                        self.state.grounding.learn(&observation.content);
+                    }
                     let seen = self.count_result(&observation);
                     if *plan == CallPlan::Repeat {
                         observation.content.push_str(
@@ -170,6 +239,7 @@ impl Run {
             let progress = &mut self.state.progress;
             progress.last_round_failed = round.iter().all(|o| o.error.is_some());
             progress.any_result |= round.iter().any(|o| o.error.is_none());
+            progress.last_round_succeeded = succeeded;
         }
         for message in self.transport.observations(&round) {
             self.push(message);
@@ -192,6 +262,38 @@ impl Run {
             progress.stalled = true;
         }
         *count
+    }
+
+    /// A final answer holding a number found nowhere in the conversation
+    /// is sent back once ([`Budget::ground_numbers`](crate::Budget)), in a
+    /// run that offers tools: small models do sums in their head and
+    /// recall facts wrong.
+    pub(super) fn check_ungrounded_answer(&mut self, decision: &mut Decision) {
+        let state = &mut self.state;
+        let Decision::Final(answer) = decision else {
+            return;
+        };
+        if !state.budget.ground_numbers || state.tools.is_empty() {
+            return;
+        }
+        let missing = state.grounding.check_answer(answer);
+        if !missing.is_empty() {
+            *decision =
+                Decision::Malformed(ungrounded_answer_reason(&missing, &state.grounded_tools));
+        }
+    }
+
+    /// Why an answer given on a forced answer turn is asked again: it has
+    /// a number found nowhere in the conversation (whether or not an
+    /// earlier answer was sent back for one; the answer turn is asked
+    /// again once at most).
+    pub(super) fn ungrounded_on_answer_turn(&self, answer: &str) -> Option<String> {
+        let state = &self.state;
+        if !state.budget.ground_numbers || state.tools.is_empty() {
+            return None;
+        }
+        let missing = state.grounding.ungrounded_in(answer);
+        (!missing.is_empty()).then(|| ungrounded_answer_turn_reason(&missing))
     }
 
     /// An answer given right after a round of failed calls, before any

@@ -171,9 +171,19 @@ fn describe(token: &Token) -> String {
     }
 }
 
+/// Whether a thousands group starts at `i`: a comma, exactly three
+/// digits, and no digit after them.
+fn thousands_group_at(chars: &[char], i: usize) -> bool {
+    chars.get(i) == Some(&',')
+        && (1..=3).all(|k| chars.get(i + k).is_some_and(char::is_ascii_digit))
+        && !chars.get(i + 4).is_some_and(char::is_ascii_digit)
+}
+
 fn tokenize(input: &str) -> Result<Vec<Token>, CalcError> {
     let chars: Vec<char> = input.chars().collect();
     let mut tokens = Vec::new();
+    // For each open parenthesis: whether it holds a function's arguments.
+    let mut calls: Vec<bool> = Vec::new();
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
@@ -182,10 +192,22 @@ fn tokenize(input: &str) -> Result<Vec<Token>, CalcError> {
             c if c.is_whitespace() => i += 1,
             '0'..='9' | '.' => {
                 let start = i;
+                // Thousands separators (`3,800,000`) are read as such, but
+                // inside a function's parentheses a single group is a
+                // second argument, as Python reads `max(1,200)`.
+                let in_call = calls.last().copied().unwrap_or(false);
+                let mut grouped = false;
                 while i < chars.len()
                     && (chars[i].is_ascii_digit() || chars[i] == '.' || chars[i] == '_')
                 {
                     i += 1;
+                    if !chars[start..i].contains(&'.')
+                        && thousands_group_at(&chars, i)
+                        && (!in_call || grouped || thousands_group_at(&chars, i + 4))
+                    {
+                        grouped = true;
+                        i += 1;
+                    }
                 }
                 if i < chars.len() && (chars[i] == 'e' || chars[i] == 'E') {
                     let mut j = i + 1;
@@ -199,7 +221,10 @@ fn tokenize(input: &str) -> Result<Vec<Token>, CalcError> {
                         }
                     }
                 }
-                let text: String = chars[start..i].iter().filter(|c| **c != '_').collect();
+                let text: String = chars[start..i]
+                    .iter()
+                    .filter(|c| **c != '_' && **c != ',')
+                    .collect();
                 tokens.push(Token::Num(parse_number(&text)?));
             }
             c if c.is_alphabetic() || c == '_' => {
@@ -246,10 +271,12 @@ fn tokenize(input: &str) -> Result<Vec<Token>, CalcError> {
                 i += 1;
             }
             '(' | '[' => {
+                calls.push(matches!(tokens.last(), Some(Token::Ident(_))));
                 tokens.push(Token::LParen);
                 i += 1;
             }
             ')' | ']' => {
+                calls.pop();
                 tokens.push(Token::RParen);
                 i += 1;
             }
@@ -457,8 +484,15 @@ pub fn evaluate(input: &str) -> Result<Number, CalcError> {
     };
     let value = parser.expression()?;
     if let Some(extra) = parser.peek() {
+        let hint = match extra {
+            Token::Ident(_) => {
+                "; a function takes its arguments inside its parentheses: round(<expression>, <digits>)"
+            }
+            Token::Comma => "; write one expression (numbers without thousands separators)",
+            _ => "; write one expression",
+        };
         return Err(CalcError::Syntax(format!(
-            "unexpected {} after a complete expression",
+            "unexpected {} after a complete expression{hint}",
             describe(extra)
         )));
     }
@@ -594,13 +628,13 @@ fn constant(name: &str) -> Result<Number, CalcError> {
         "e" => Ok(Number::Float(std::f64::consts::E)),
         "tau" => Ok(Number::Float(std::f64::consts::TAU)),
         _ => Err(CalcError::Syntax(format!(
-            "unknown name `{}` (constants: pi, e, tau)",
+            "unknown name `{}`: the calculator reads only numbers; copy the numbers themselves into the expression, as in (<number> + <number> + <number>) / <how many> (constants: pi, e, tau)",
             name.chars().take(32).collect::<String>()
         ))),
     }
 }
 
-const FUNCTIONS: &str = "sqrt, abs, min, max, round, floor, ceil, ln, log, log10, log2, exp, pow, sin, cos, tan, asin, acos, atan";
+const FUNCTIONS: &str = "sqrt, abs, min, max, sum, mean, round, floor, ceil, ln, log, log10, log2, exp, pow, sin, cos, tan, asin, acos, atan";
 
 fn call_function(name: &str, args: &[Number]) -> Result<Number, CalcError> {
     let arity = |n: usize| {
@@ -670,6 +704,20 @@ fn call_function(name: &str, args: &[Number]) -> Result<Number, CalcError> {
                 }
             }
             Ok(best)
+        }
+        "sum" | "mean" | "avg" | "average" => {
+            let Some((&first, rest)) = args.split_first() else {
+                return Err(CalcError::Syntax(format!(
+                    "`{name}` needs at least one number"
+                )));
+            };
+            let total = rest.iter().try_fold(first, |total, &x| add(total, x))?;
+            if name == "sum" {
+                Ok(total)
+            } else {
+                let count = Number::Int(i128::try_from(args.len()).unwrap_or(i128::MAX));
+                div(total, count)
+            }
         }
         "round" => match args {
             [x] => Ok(match *x {
@@ -769,6 +817,11 @@ impl Tool for Calculator {
         "Evaluate an arithmetic expression with + - * / % ** ( ) sqrt round ln log10."
     }
 
+    /// The numbers it computes on must come from the task or tool results.
+    fn needs_grounded_numbers(&self) -> bool {
+        true
+    }
+
     /// The schema of [`CalculatorArgs`] without the argument's description:
     /// its name says it all, and every prompt token counts on a local model.
     fn parameters(&self) -> Value {
@@ -784,15 +837,68 @@ impl Tool for Calculator {
                     .into_iter()
                     .flatten()
                     .collect();
-                Ok(ToolOutput::new(if readings.is_empty() {
+                let mut out = if readings.is_empty() {
                     value.to_string()
                 } else {
                     format!("{value} ({})", readings.join("; "))
-                }))
+                };
+                if let Some(note) = mean_precedence_note(&args.expression) {
+                    out.push_str(&note);
+                }
+                Ok(ToolOutput::new(out))
             }
-            Err(CalcError::Syntax(msg)) => Err(ToolError::invalid_args(msg)),
+            Err(CalcError::Syntax(mut msg)) => {
+                if !msg.contains("reads only numbers") && names_a_non_number(&args.expression) {
+                    msg.push_str(
+                        "; the calculator reads only numbers, not names, columns or files: copy the numbers themselves into the expression",
+                    );
+                }
+                Err(ToolError::invalid_args(msg))
+            }
             Err(err) => Err(ToolError::failed(err.to_string())),
         }
+    }
+}
+
+/// Whether `expression` holds a word that is neither a function nor a
+/// constant (a column, a file, a variable).
+fn names_a_non_number(expression: &str) -> bool {
+    let known = |w: &str| {
+        let w = w.to_lowercase();
+        let w = w.strip_prefix("math.").unwrap_or(&w).to_string();
+        FUNCTIONS.split(", ").any(|f| f == w)
+            || ["pi", "e", "tau", "avg", "average"].contains(&w.as_str())
+    };
+    expression
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        .filter(|w| w.chars().next().is_some_and(char::is_alphabetic))
+        .any(|w| !known(w))
+}
+
+/// A note for the usual slip in a mean: `a + b + c / 3`, where the last
+/// term alone is divided by the number of terms.
+fn mean_precedence_note(expression: &str) -> Option<String> {
+    let tokens = tokenize(expression).ok()?;
+    if tokens
+        .iter()
+        .any(|t| matches!(t, Token::LParen | Token::RParen))
+    {
+        return None;
+    }
+    let terms = 1 + tokens
+        .iter()
+        .enumerate()
+        .filter(|(i, t)| *i > 0 && matches!(t, Token::Plus))
+        .count();
+    match tokens.as_slice() {
+        [.., Token::Num(_), Token::Slash, Token::Num(Number::Int(n))]
+            if terms >= 2 && *n == terms as i128 =>
+        {
+            Some(format!(
+                "\n(Note: / is done before +, so only the last number was divided by {n}. For the mean of the {n} numbers, put the sum in parentheses: (<sum>) / {n}.)"
+            ))
+        }
+        _ => None,
     }
 }
 
@@ -878,6 +984,51 @@ mod tests {
         assert_eq!(eval("cos(0)"), "1");
         assert_eq!(eval("math.sqrt(9)"), "3");
         assert_eq!(eval("2 * pi"), "6.28318530718");
+        assert_eq!(eval("sum(212, 198, 240)"), "650");
+        assert_eq!(eval("mean(212, 198, 240, 205, 220)"), "215");
+        assert_eq!(eval("average(1, 2)"), "1.5");
+        assert_eq!(eval("avg(4)"), "4");
+        assert!(eval("sum()").contains("needs at least one number"));
+    }
+
+    #[tokio::test]
+    async fn outputs_teach_the_usual_slips() {
+        let run = |e: &str| {
+            let e = e.to_string();
+            async move {
+                match Calculator.call(serde_json::json!({"expression": e})).await {
+                    Ok(out) => out.content,
+                    Err(err) => err.message().to_string(),
+                }
+            }
+        };
+        let mean = run("212 + 198 + 240 / 3").await;
+        assert!(mean.starts_with("490"), "{mean}");
+        assert!(
+            mean.contains("only the last number was divided by 3"),
+            "{mean}"
+        );
+        // Not a mean: no note.
+        assert!(!run("212 + 198 + 240 / 2").await.contains("Note"));
+        assert!(!run("(212 + 198 + 240) / 3").await.contains("Note"));
+        let column = run("sum(ventas.csv:importe)").await;
+        assert!(column.contains("copy the numbers themselves"), "{column}");
+        assert!(!run("2 +").await.contains("copy the numbers"));
+    }
+
+    #[test]
+    fn thousands_separators_are_read_outside_function_arguments() {
+        assert_eq!(eval("3,800,000 + 2,100,000"), "5900000");
+        assert_eq!(eval("(1,250 + 830) / 2"), "1040");
+        assert_eq!(eval("1,234.5 * 2"), "2469");
+        // Inside a call, one group is a second argument, as in Python;
+        // two or more are thousands.
+        assert_eq!(eval("max(1,200)"), "200");
+        assert_eq!(eval("sum(3,800,000, 2,100,000)"), "5900000");
+        assert_eq!(eval("max(1,2)"), "2");
+        // Not a group: two digits, or four.
+        assert!(eval("1,50 + 1").contains("`,`"));
+        assert!(eval("1,5000").contains("`,`"));
     }
 
     #[test]
@@ -895,6 +1046,8 @@ mod tests {
         assert!(eval("1 + 2)").contains("after a complete expression"));
         assert!(eval("foo(1)").contains("unknown function `foo`"));
         assert!(eval("x + 1").contains("unknown name `x`"));
+        assert!(eval("sum(latency_ms)").contains("copy the numbers themselves"));
+        assert!(eval("sqrt(50) round(2)").contains("round(<expression>, <digits>)"));
         assert!(eval("2 $ 3").contains("unexpected character `$`"));
         assert!(eval("").contains("empty"));
         assert!(eval("1.2.3").contains("not a number"));

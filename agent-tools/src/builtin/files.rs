@@ -233,15 +233,45 @@ fn resolve_or_closest(
             let Some(closest) = nearby::closest_file(root, given) else {
                 return Err(err);
             };
-            let Ok(path) = root.resolve(&closest, Access::Read) else {
-                return Err(err);
-            };
+            substitute(root, given, &closest, "file", err)
+        }
+    }
+}
+
+/// Resolves a directory to search, or, when it is not there and one
+/// directory is clearly the one meant (`docs` for `documentation`), that
+/// one, with a line saying so. A file given resolves as itself.
+fn resolve_dir_or_closest(
+    root: &FileRoot,
+    given: &str,
+) -> Result<(std::path::PathBuf, Option<String>), ToolError> {
+    match root.resolve(given, Access::Read) {
+        Ok(path) => Ok((path, None)),
+        Err(err) => match nearby::closest_directory(root, given) {
+            Some(closest) => substitute(root, given, &closest, "directory", err),
+            None => resolve_or_closest(root, given),
+        },
+    }
+}
+
+/// `closest` in place of `given`, with the note that says so; `err` when
+/// it cannot be resolved after all.
+fn substitute(
+    root: &FileRoot,
+    given: &str,
+    closest: &str,
+    kind: &str,
+    err: ToolError,
+) -> Result<(std::path::PathBuf, Option<String>), ToolError> {
+    match root.resolve(closest, Access::Read) {
+        Ok(path) => {
             let given: String = given.chars().take(80).collect();
             let note = format!(
-                "`{given}` is not a file in the working directory; the closest one is `{closest}`"
+                "`{given}` is not a {kind} in the working directory; the closest one is `{closest}`"
             );
             Ok((path, Some(note)))
         }
+        Err(_) => Err(err),
     }
 }
 
@@ -331,7 +361,7 @@ fn grep(root: &FileRoot, args: GrepArgs) -> Result<String, ToolError> {
                 first_line(&e.to_string())
             ))
         })?;
-    let (base, note) = resolve_or_closest(root, args.path.as_deref().unwrap_or("."))?;
+    let (base, note) = resolve_dir_or_closest(root, args.path.as_deref().unwrap_or("."))?;
     grep_in(root, &base, &args, &regex, is_regex).map(|body| with_note(note, body))
 }
 
@@ -365,8 +395,11 @@ fn grep_in(
         // A table's matching rows come after its header, so the columns
         // can be told apart.
         let mut header = is_table(file).then(|| text.lines().next()).flatten();
+        let mut only_header = is_table(file);
+        let before = out.len();
         for (n, line) in text.lines().enumerate() {
             if regex.is_match(line) {
+                only_header &= n == 0;
                 if out.len() < MAX_GREP_MATCHES {
                     if let Some(first) = header.take()
                         && n > 0
@@ -380,6 +413,15 @@ fn grep_in(
                     more += 1;
                 }
             }
+        }
+        // A pattern found only in a table's header names a column: its
+        // values come with it (small models grep a column to sum it).
+        if only_header
+            && out.len() > before
+            && out.len() < MAX_GREP_MATCHES
+            && let Some(values) = column_values(&text, file, regex)
+        {
+            out.push(format!("{shown}: {values}"));
         }
         if searched == 1 && text.lines().count() <= SHORT_FILE_LINES {
             short_file = Some((shown, text));
@@ -415,6 +457,98 @@ fn grep_in(
     Ok(out.join("\n"))
 }
 
+/// Values shown at most for a column.
+const MAX_COLUMN_VALUES: usize = 100;
+
+/// The cells of one line of a table, split on its separator, with
+/// double-quoted cells (which may hold the separator) unquoted.
+fn cells(line: &str, separator: char) -> Vec<String> {
+    let mut cells = Vec::new();
+    let mut cell = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                cell.push('"');
+                chars.next();
+            }
+            '"' => quoted = !quoted,
+            c if c == separator && !quoted => cells.push(std::mem::take(&mut cell)),
+            c => cell.push(c),
+        }
+    }
+    cells.push(cell);
+    cells.into_iter().map(|c| c.trim().to_string()).collect()
+}
+
+/// `column `NAME`: v1, v2, …` for the one column of the table `text`
+/// whose name `regex` matches; `None` when it matches none or several.
+fn column_values(text: &str, path: &Path, regex: &regex::Regex) -> Option<String> {
+    let tsv = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("tsv"));
+    let separator = if tsv { '\t' } else { ',' };
+    let mut lines = text.lines();
+    let header = cells(lines.next()?, separator);
+    let mut named = header.iter().enumerate().filter(|(_, h)| regex.is_match(h));
+    let (index, name) = named.next()?;
+    if named.next().is_some() {
+        return None;
+    }
+    let rows: Vec<String> = lines
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| cells(l, separator).get(index).cloned().unwrap_or_default())
+        .collect();
+    let mut shown: Vec<String> = rows
+        .iter()
+        .take(MAX_COLUMN_VALUES)
+        .map(|v| v.chars().take(60).collect())
+        .collect();
+    if rows.len() > MAX_COLUMN_VALUES {
+        shown.push(format!("… {} more", rows.len() - MAX_COLUMN_VALUES));
+    }
+    Some(format!(
+        "column `{name}` ({} rows): {}{}",
+        rows.len(),
+        shown.join(", "),
+        column_summary(&rows)
+    ))
+}
+
+/// `; sum …, mean …` for a column whose every cell is a plain number
+/// (a small model asked for a column usually wants to add it up, and
+/// adds badly); empty otherwise.
+fn column_summary(rows: &[String]) -> String {
+    let numbers: Option<Vec<f64>> = rows
+        .iter()
+        .map(|v| {
+            let plain = v.trim();
+            let is_plain = !plain.is_empty()
+                && plain
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-'));
+            is_plain.then(|| plain.parse::<f64>().ok()).flatten()
+        })
+        .collect();
+    match numbers {
+        Some(numbers) if numbers.len() >= 2 => {
+            let sum: f64 = numbers.iter().sum();
+            let mean = sum / numbers.len() as f64;
+            format!("; sum {}, mean {}", plain_number(sum), plain_number(mean))
+        }
+        _ => String::new(),
+    }
+}
+
+/// A number without float noise: up to four decimals, trailing zeros cut.
+fn plain_number(x: f64) -> String {
+    let s = format!("{x:.4}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".into() } else { s.to_string() }
+}
+
 fn first_line(text: &str) -> &str {
     text.lines().last().unwrap_or(text).trim()
 }
@@ -426,7 +560,7 @@ fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<String, ToolEr
         .build()
         .map_err(|e| ToolError::invalid_args(format!("invalid glob: {e}")))?
         .compile_matcher();
-    let base = root.resolve(args.dir.as_deref().unwrap_or("."), Access::Read)?;
+    let (base, note) = resolve_dir_or_closest(root, args.dir.as_deref().unwrap_or("."))?;
     if !base.is_dir() {
         return Err(ToolError::invalid_args(format!(
             "`{}` is a file, not a directory; read it with read_file",
@@ -454,17 +588,33 @@ fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<String, ToolEr
         }
     }
     if found.is_empty() {
-        return Ok(format!(
-            "no files match `{}` under `{}`, ignoring case.{}",
+        // Hints look in the directory searched: what it holds, when no
+        // name there looks like the pattern.
+        let within = match args.dir.as_deref().map(str::trim) {
+            Some(dir) if !dir.is_empty() && dir != "." => {
+                format!("{}/{}", dir.trim_end_matches('/'), args.glob.trim())
+            }
+            _ => args.glob.trim().to_string(),
+        };
+        // A pattern that names a directory (`docs`) is answered with what
+        // that directory, or the one clearly meant, holds.
+        let named_dir = nearby::closest_directory(root, &within)
+            .and_then(|dir| root.resolve(&dir, Access::Read).ok().map(|p| (dir, p)));
+        let hint = match named_dir {
+            Some((dir, path)) => format!(" The directory `{dir}` has: {}.", nearby::listing(&path)),
+            None => nearby::hint(root, &within),
+        };
+        let body = format!(
+            "no files match `{}` under `{}`, ignoring case.{hint}",
             args.glob,
             root.relative(&base),
-            nearby::hint(root, &args.glob)
-        ));
+        );
+        return Ok(with_note(note, body));
     }
     if more > 0 {
         found.push(format!("[... {more} more files not shown]"));
     }
-    Ok(found.join("\n"))
+    Ok(with_note(note, found.join("\n")))
 }
 
 fn write_file(root: &FileRoot, args: WriteFileArgs) -> Result<String, ToolError> {

@@ -97,6 +97,67 @@ pub(crate) fn closest_file(root: &FileRoot, given: &str) -> Option<String> {
     }
 }
 
+/// The one directory that a search of `given`, a directory that is not
+/// there, can search instead: one with the same name in another case or
+/// deeper in the tree (`reports` for `data/reports`), or whose name and
+/// the given one begin alike (`docs` for `documentation`, `conf` for
+/// `config`, `test` for `tests`) under the same parent. `None` unless
+/// exactly one directory is the best such match.
+pub(crate) fn closest_directory(root: &FileRoot, given: &str) -> Option<String> {
+    let given = given.trim().replace('\\', "/").to_lowercase();
+    let given = given.trim_start_matches("./").trim_matches('/').to_string();
+    if given.is_empty() || given.contains(['*', '?', '[']) {
+        return None;
+    }
+    let (given_parent, given_name) = given.rsplit_once('/').unwrap_or(("", &given));
+    let mut dirs: Vec<String> = walk(root.path())
+        .iter()
+        .filter_map(|file| file.parent().map(|dir| root.relative(dir)))
+        .flat_map(|dir| {
+            // Every ancestor of the file's directory, too.
+            let parts: Vec<&str> = dir.split('/').collect();
+            (1..=parts.len())
+                .map(|n| parts[..n].join("/"))
+                .collect::<Vec<_>>()
+        })
+        .filter(|dir| !dir.is_empty() && dir != ".")
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    let score = |dir: &str| -> u32 {
+        let lower = dir.to_lowercase();
+        let (parent, name) = lower.rsplit_once('/').unwrap_or(("", &lower));
+        if lower == given {
+            return 100;
+        }
+        if lower.ends_with(&format!("/{given}")) {
+            return 90;
+        }
+        let common = name
+            .chars()
+            .zip(given_name.chars())
+            .take_while(|(a, b)| a == b)
+            .count();
+        let shorter = name.chars().count().min(given_name.chars().count());
+        if parent == given_parent && common >= MIN_WORD_CHARS && common * 4 >= shorter * 3 {
+            return 60;
+        }
+        0
+    };
+    let mut scored: Vec<(u32, &String)> = dirs
+        .iter()
+        .map(|d| (score(d), d))
+        .filter(|(s, _)| *s > 0)
+        .collect();
+    scored.sort_by_key(|entry| std::cmp::Reverse(entry.0));
+    match scored.as_slice() {
+        [(best, dir), rest @ ..] if rest.first().is_none_or(|(s, _)| s < best) => {
+            Some((*dir).clone())
+        }
+        _ => None,
+    }
+}
+
 /// What `dir` holds, in one line: its files, and its directories with
 /// how many files each holds (`config/ (2 files)`). Empty when nothing.
 pub(crate) fn listing(dir: &Path) -> String {
@@ -283,6 +344,33 @@ mod tests {
         assert_eq!(closest("wifi.md"), None);
         // One shared word is too little.
         assert_eq!(closest("guest-list.txt"), None);
+    }
+
+    #[test]
+    fn the_closest_directory_begins_alike_or_sits_deeper() {
+        let dir = tempfile::tempdir().unwrap();
+        let make = |p: &str| {
+            let path = dir.path().join(p);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "x").unwrap();
+        };
+        make("documentation/architecture.md");
+        make("data/reports/q3.md");
+        make("lib/pricing.py");
+        make("tests/test_pricing.py");
+        make("config/dev/http.yaml");
+        make("config/prod/http.yaml");
+        let root = FileRoot::new(dir.path()).unwrap();
+        let closest = |g: &str| closest_directory(&root, g);
+        assert_eq!(closest("docs").as_deref(), Some("documentation"));
+        assert_eq!(closest("./docs/").as_deref(), Some("documentation"));
+        assert_eq!(closest("reports").as_deref(), Some("data/reports"));
+        assert_eq!(closest("Test").as_deref(), Some("tests"));
+        assert_eq!(closest("configuration/prod").as_deref(), None);
+        assert_eq!(closest("conf").as_deref(), Some("config"));
+        // Nothing alike, or a pattern: no guess.
+        assert_eq!(closest("src"), None);
+        assert_eq!(closest("*.md"), None);
     }
 
     #[test]

@@ -75,6 +75,7 @@ struct Indexed {
 pub struct Search {
     docs: Vec<Indexed>,
     max_results: usize,
+    language: Option<String>,
 }
 
 impl std::fmt::Debug for Search {
@@ -99,6 +100,7 @@ impl Search {
         // worst case if it were ever broken.
         Self::from_json("built-in", DEFAULT_KNOWLEDGE_BASE)
             .unwrap_or_else(|_| Self::from_documents(Vec::new()))
+            .with_language("English")
     }
 
     /// Search over these documents.
@@ -114,7 +116,16 @@ impl Search {
         Self {
             docs,
             max_results: DEFAULT_MAX_RESULTS,
+            language: None,
         }
+    }
+
+    /// Names the language the documents are written in. A query in
+    /// another script that finds nothing is then told to search in it
+    /// (small models search in the question's language).
+    pub fn with_language(mut self, language: impl Into<String>) -> Self {
+        self.language = Some(language.into());
+        self
     }
 
     /// Search over a JSON file of `[{"title": …, "text": …}]`.
@@ -232,11 +243,45 @@ impl Search {
             })
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        scored
-            .into_iter()
-            .take(self.max_results)
-            .map(|(_, i)| &self.docs[i].doc)
-            .collect()
+        // Every entry the query names by its title comes back, even past
+        // the cap (within twice it): a query that names four cities gets
+        // all four, not the three that share fewer words with the rest.
+        let named = |i: usize| {
+            let title = &self.docs[i].title_terms;
+            !title.is_empty() && title.iter().all(|t| weighed.iter().any(|(q, _)| q == t))
+        };
+        let named_count = scored.iter().filter(|(_, i)| named(*i)).count();
+        let take = self.max_results.max(named_count.min(2 * self.max_results));
+        let mut picked: Vec<usize> = scored
+            .iter()
+            .map(|(_, i)| *i)
+            .filter(|i| named(*i))
+            .take(take)
+            .collect();
+        for (_, i) in &scored {
+            if picked.len() >= take {
+                break;
+            }
+            if !picked.contains(i) {
+                picked.push(*i);
+            }
+        }
+        picked.sort_by_key(|i| scored.iter().position(|(_, j)| j == i));
+        picked.into_iter().map(|i| &self.docs[i].doc).collect()
+    }
+
+    /// What to add when a query finds nothing: the language to search in,
+    /// when the query is written in another script than the documents'.
+    fn language_hint(&self, query: &str) -> String {
+        match &self.language {
+            Some(language)
+                if query.chars().any(|c| c.is_alphabetic() && !c.is_ascii())
+                    && !query.chars().any(|c| c.is_ascii_alphabetic()) =>
+            {
+                format!(" The entries are written in {language}: search with {language} words.")
+            }
+            _ => String::new(),
+        }
     }
 }
 
@@ -285,14 +330,16 @@ impl Tool for Search {
                 .collect::<Vec<_>>()
                 .join(", ");
             return Ok(ToolOutput::new(format!(
-                "No results: no entry mentions {words}. Try another name for it; if that finds nothing either, the encyclopedia does not cover it."
+                "No results: no entry mentions {words}.{} Try another name for it; if that finds nothing either, the encyclopedia does not cover it.",
+                self.language_hint(&args.query)
             )));
         }
         let hits = self.query(&args.query);
         if hits.is_empty() {
             return Ok(ToolOutput::new(format!(
-                "No results for {:?}. Try one or two other key words; if they find nothing either, the encyclopedia does not cover it.",
-                args.query.chars().take(100).collect::<String>()
+                "No results for {:?}.{} Try one or two other key words; if they find nothing either, the encyclopedia does not cover it.",
+                args.query.chars().take(100).collect::<String>(),
+                self.language_hint(&args.query)
             )));
         }
         let text = hits
@@ -327,6 +374,50 @@ mod tests {
         assert_eq!(search.query("population of Paris 2031")[0].title, "Paris");
         assert!(search.unknown_words("population of Paris 2031").is_empty());
         assert!(search.query("population").len() <= DEFAULT_MAX_RESULTS);
+    }
+
+    #[test]
+    fn every_entry_named_by_its_title_comes_back() {
+        let search = Search::new();
+        let titles =
+            |q: &str| -> Vec<String> { search.query(q).iter().map(|d| d.title.clone()).collect() };
+        let four = titles("population of Paris, Berlin, Tokyo, Rome");
+        for city in ["Paris", "Berlin", "Tokyo", "Rome"] {
+            assert!(
+                four.contains(&city.to_string()),
+                "{city} missing from {four:?}"
+            );
+        }
+        assert_eq!(titles("Tokyo")[0], "Tokyo");
+        assert!(titles("capital").len() <= DEFAULT_MAX_RESULTS);
+    }
+
+    #[tokio::test]
+    async fn a_query_in_another_script_is_told_the_language_of_the_entries() {
+        let search = Search::new();
+        let out = search
+            .call(serde_json::json!({"query": "长城长度"}))
+            .await
+            .unwrap()
+            .content;
+        assert!(out.contains("written in English"), "{out}");
+        let out = search
+            .call(serde_json::json!({"query": "Atlantis"}))
+            .await
+            .unwrap()
+            .content;
+        assert!(!out.contains("written in"), "{out}");
+        // A base whose language is not given says nothing about it.
+        let own = Search::from_documents(vec![Document {
+            title: "Alpha".into(),
+            text: "First letter.".into(),
+        }]);
+        let out = own
+            .call(serde_json::json!({"query": "長城"}))
+            .await
+            .unwrap()
+            .content;
+        assert!(!out.contains("written in"), "{out}");
     }
 
     #[test]

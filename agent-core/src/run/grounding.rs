@@ -1,0 +1,488 @@
+//! Grounded numbers ([`Budget::ground_numbers`](crate::Budget)): a call
+//! to a tool that computes on the numbers it is given (the calculator,
+//! whose tool says so) is not run the first time its arguments hold a
+//! number that appears nowhere in the conversation (the system prompt,
+//! the task, earlier turns of a chat, tool results). Its observation
+//! names the numbers and says to look them up, or to make the same call
+//! again when the model is sure of them; the same call again runs.
+//!
+//! Small models otherwise compute with facts they made up (a city's
+//! population, a year) and answer with a confident wrong number. The
+//! model's own turns never ground a number: a made-up value written in a
+//! thought is still made up.
+//!
+//! A number is compared by its significant digits, so `3.8 million`
+//! grounds `3800000`, `18%` grounds `0.18`, and `2,450` grounds `2450`;
+//! a rounded copy of a longer result (`7.07` of `7.0710678`) is grounded
+//! too. Numbers under a hundred with one or two significant digits (`4`,
+//! `12`, `0.5`), powers of ten and a few calendar and unit constants are
+//! taken as known.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::message::{Message, Role};
+
+/// Constants a model may use without finding them in the conversation,
+/// by significant digits: days in a year, seconds in an hour and a day,
+/// minutes in a day, hours in a week, bytes in a kibibyte.
+const KNOWN_CONSTANTS: &[&str] = &["365", "366", "36", "864", "144", "168", "1024"];
+
+/// What a run has learned of the numbers in its conversation.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub(super) struct Grounding {
+    /// The significant digits of every number in what the model was given.
+    known: BTreeSet<String>,
+    /// Calls (canonical keys) already sent back once for their numbers.
+    warned: BTreeSet<String>,
+    /// An answer was already sent back once for its numbers.
+    #[serde(default)]
+    answer_warned: bool,
+}
+
+impl Grounding {
+    /// Learns the numbers of a text the model was given: the system
+    /// prompt, the task, an earlier user turn, a successful tool result.
+    /// Never the model's own turns, nor the loop's error observations (a
+    /// call sent back for `1930` must not make `1930` known).
+    pub(super) fn learn(&mut self, text: &str) {
+        for number in numbers_in(text) {
+            self.known.insert(number);
+        }
+    }
+
+    /// Learns the numbers of the messages a run opens with, but the
+    /// model's own.
+    pub(super) fn learn_messages(&mut self, messages: &[Message]) {
+        for message in messages.iter().filter(|m| m.role != Role::Assistant) {
+            self.learn(&message.content);
+        }
+    }
+
+    /// Learns the numbers of an earlier conversation, the model's answers
+    /// included: the user has read them and may build on them ("twice
+    /// that?").
+    pub(super) fn learn_history(&mut self, messages: &[Message]) {
+        for message in messages {
+            self.learn(&message.content);
+        }
+    }
+
+    /// The numbers of `arguments` the conversation does not hold, as the
+    /// model wrote them, when the call `key` was not sent back before;
+    /// empty when it may run.
+    pub(super) fn check(&mut self, key: &str, arguments: &Value) -> Vec<String> {
+        if self.warned.contains(key) {
+            return Vec::new();
+        }
+        let mut missing = Vec::new();
+        collect_ungrounded(arguments, &self.known, &mut missing);
+        missing.dedup();
+        if !missing.is_empty() {
+            self.warned.insert(key.to_string());
+        }
+        missing
+    }
+
+    /// The numbers of a final answer the conversation does not hold, the
+    /// first time only: a second answer stands.
+    pub(super) fn check_answer(&mut self, answer: &str) -> Vec<String> {
+        if self.answer_warned {
+            return Vec::new();
+        }
+        let missing = self.ungrounded_in(answer);
+        if !missing.is_empty() {
+            self.answer_warned = true;
+        }
+        missing
+    }
+
+    /// The numbers of `text` the conversation does not hold.
+    pub(super) fn ungrounded_in(&self, text: &str) -> Vec<String> {
+        let mut missing = Vec::new();
+        collect_ungrounded(&Value::String(text.to_string()), &self.known, &mut missing);
+        missing
+    }
+}
+
+/// Why an answer is sent back for its numbers; `compute_with` names the
+/// tools that compute, if the run has any.
+pub(super) fn ungrounded_answer_reason(numbers: &[String], compute_with: &[String]) -> String {
+    let shown: Vec<&str> = numbers.iter().take(4).map(String::as_str).collect();
+    let verb = if shown.len() == 1 { "is" } else { "are" };
+    let how = match compute_with {
+        [] => "Look it up with the tools first".to_string(),
+        tools => format!(
+            "Work it out with {} from the numbers in the tool results, or look it up",
+            tools.join(" or ")
+        ),
+    };
+    format!("{} {verb} in no tool result. {how}", shown.join(", "))
+}
+
+/// Why an answer on a forced answer turn, when no tool can be called, is
+/// asked again.
+pub(super) fn ungrounded_answer_turn_reason(numbers: &[String]) -> String {
+    let shown: Vec<&str> = numbers.iter().take(4).map(String::as_str).collect();
+    let verb = if shown.len() == 1 { "is" } else { "are" };
+    format!(
+        "the answer has {} which {verb} in no tool result; answer only with what the results show, or say that they do not show it",
+        shown.join(", ")
+    )
+}
+
+/// The observation of a call sent back for its numbers; `find_with`
+/// names the run's tools that can find them.
+pub(super) fn ungrounded_reason(numbers: &[String], find_with: &[&str]) -> String {
+    let shown: Vec<&str> = numbers.iter().take(4).map(String::as_str).collect();
+    let (list, verb, them, they) = if shown.len() == 1 {
+        (shown[0].to_string(), "is", "it", "it is")
+    } else {
+        (shown.join(", "), "are", "them", "they are")
+    };
+    let find = match find_with {
+        [] => format!("Take {them} from the question"),
+        tools => format!("Find {them} first with {}", tools.join(" or ")),
+    };
+    format!(
+        "{list} {verb} not in the question or in any tool result. {find}; if you are sure {they} right, make this same call again"
+    )
+}
+
+fn collect_ungrounded(value: &Value, known: &BTreeSet<String>, out: &mut Vec<String>) {
+    match value {
+        Value::String(text) => {
+            for (written, digits) in numbers_with_text(text) {
+                if !is_grounded(&written, &digits, known) && !out.contains(&written) {
+                    out.push(written);
+                }
+            }
+        }
+        Value::Number(n) => {
+            let written = n.to_string();
+            if let Some(digits) = significant_digits(&written)
+                && !is_grounded(&written, &digits, known)
+                && !out.contains(&written)
+            {
+                out.push(written);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_ungrounded(v, known, out)),
+        Value::Object(map) => map.values().for_each(|v| collect_ungrounded(v, known, out)),
+        Value::Bool(_) | Value::Null => {}
+    }
+}
+
+fn is_grounded(written: &str, digits: &str, known: &BTreeSet<String>) -> bool {
+    if KNOWN_CONSTANTS.contains(&digits) || known.contains(digits) {
+        return true;
+    }
+    // Small numbers (`4`, `12`, `60`, `0.5`) and powers of ten are
+    // everyday arithmetic; a round number past a hundred (`300`,
+    // `6,700,000`) is a fact, and small models make those up.
+    if digits.len() <= 2 && (digits == "1" || magnitude(written) < 100.0) {
+        return true;
+    }
+    if digits.len() <= 2 {
+        return false;
+    }
+    // A rounded or cut copy of a longer number: all but its last digit
+    // begin that number (the last may have been rounded up).
+    let stem = &digits[..digits.len() - 1];
+    known
+        .range(stem.to_string()..)
+        .take_while(|k| k.starts_with(stem))
+        .any(|k| k.len() >= digits.len())
+}
+
+/// Scale words after a number, lower case, with their factor: `47
+/// million` is a large number even if its digits are few.
+const SCALES: &[(&str, f64)] = &[
+    ("thousand", 1e3),
+    ("tausend", 1e3),
+    ("mille", 1e3),
+    ("mil", 1e3),
+    ("million", 1e6),
+    ("millones", 1e6),
+    ("mio", 1e6),
+    ("billion", 1e9),
+    ("milliard", 1e9),
+    ("trillion", 1e12),
+    ("万", 1e4),
+    ("亿", 1e8),
+];
+
+/// The scale word at the start of `rest` (after spaces), if any.
+fn scale_after(rest: &[char]) -> f64 {
+    let word: String = rest
+        .iter()
+        .skip_while(|c| c.is_whitespace())
+        .take_while(|c| c.is_alphabetic())
+        .collect::<String>()
+        .to_lowercase();
+    SCALES
+        .iter()
+        .filter(|(name, _)| word.starts_with(name))
+        .map(|(_, factor)| *factor)
+        .fold(1.0, f64::max)
+}
+
+/// The value of a number as written, ignoring its separators and with
+/// its scale word (`47 million`); infinite when it cannot be read.
+fn magnitude(written: &str) -> f64 {
+    let chars: Vec<char> = written.chars().collect();
+    let end = chars
+        .iter()
+        .position(|c| {
+            !(c.is_ascii_digit() || matches!(c, '.' | ',' | '_' | ' ' | '\u{a0}' | '\u{202f}'))
+        })
+        .unwrap_or(chars.len());
+    let plain: String = chars[..end]
+        .iter()
+        .filter(|c| c.is_ascii_digit() || **c == '.')
+        .collect();
+    plain
+        .parse::<f64>()
+        .map_or(f64::INFINITY, |v| v.abs() * scale_after(&chars[end..]))
+}
+
+/// The significant digits of every number in `text`. A number written
+/// with separators counts whole and in its parts too: in a row of a CSV
+/// file, `96,830` is two values.
+fn numbers_in(text: &str) -> impl Iterator<Item = String> + '_ {
+    numbers_with_text(text)
+        .into_iter()
+        .flat_map(|(written, digits)| {
+            let parts: Vec<String> = if written.contains([',', ' ', '_', '\u{a0}', '\u{202f}']) {
+                written
+                    .split([',', ' ', '_', '\u{a0}', '\u{202f}'])
+                    .filter_map(significant_digits)
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            std::iter::once(digits).chain(parts)
+        })
+}
+
+/// Every number in `text`, as written and as significant digits. A
+/// number is digits with an optional decimal part, with thousands
+/// separators (`,`, or a space or `_` between groups of three) read as
+/// part of it; digits inside a word (`E4127`, `utf8`) are not numbers,
+/// and a unit after them (`512Mi`, `330m`) does not matter.
+fn numbers_with_text(text: &str) -> Vec<(String, String)> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let starts = chars[i].is_ascii_digit()
+            || (chars[i] == '.' && chars.get(i + 1).is_some_and(char::is_ascii_digit));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        if i > 0 && (chars[i - 1].is_alphabetic() || chars[i - 1] == '_') {
+            // Digits inside a word: skip the rest of the word.
+            while i < chars.len() && chars[i].is_ascii_alphanumeric() {
+                i += 1;
+            }
+            continue;
+        }
+        let start = i;
+        let mut seen_point = false;
+        while i < chars.len() {
+            let c = chars[i];
+            if c.is_ascii_digit() {
+                i += 1;
+            } else if c == '.' && !seen_point && chars.get(i + 1).is_some_and(char::is_ascii_digit)
+            {
+                seen_point = true;
+                i += 1;
+            } else if matches!(c, ',' | ' ' | '_' | '\u{a0}' | '\u{202f}')
+                && !seen_point
+                && (1..=3).all(|k| chars.get(i + k).is_some_and(char::is_ascii_digit))
+                && !chars.get(i + 4).is_some_and(char::is_ascii_digit)
+            {
+                i += 4;
+            } else {
+                break;
+            }
+        }
+        let number: String = chars[start..i].iter().collect();
+        let Some(digits) = significant_digits(&number) else {
+            continue;
+        };
+        // A scale word after it belongs to what was written.
+        let scale: String = if scale_after(&chars[i..]) > 1.0 {
+            let word: String = chars[i..]
+                .iter()
+                .skip_while(|c| c.is_whitespace())
+                .take_while(|c| c.is_alphabetic())
+                .collect();
+            let gap = if chars.get(i).is_some_and(|c| c.is_whitespace()) {
+                " "
+            } else {
+                ""
+            };
+            format!("{gap}{word}")
+        } else {
+            String::new()
+        };
+        out.push((format!("{}{scale}", number.trim()), digits));
+    }
+    out
+}
+
+/// The significant digits of a number as written: no sign, separators,
+/// point, leading or trailing zeros (`0.0180` → `18`, `3,800,000` →
+/// `38`). `None` for zero.
+fn significant_digits(written: &str) -> Option<String> {
+    let mantissa = written.split(['e', 'E']).next().unwrap_or("");
+    let mut digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    // A float's printing noise (`100.00000000000001`, `0.30000000000000004`)
+    // is the round number it stands for: past 15 significant digits, the
+    // value is read at 12.
+    if digits.trim_start_matches('0').len() > 15 {
+        let plain: String = mantissa
+            .chars()
+            .filter(|c| *c != ',' && *c != '_')
+            .collect();
+        if let Ok(value) = plain.trim().parse::<f64>() {
+            digits = format!("{value:.11e}")
+                .split('e')
+                .next()
+                .unwrap_or("")
+                .chars()
+                .filter(char::is_ascii_digit)
+                .collect();
+        }
+    }
+    let digits = digits.trim_start_matches('0').trim_end_matches('0');
+    (!digits.is_empty()).then(|| digits.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn grounding(texts: &[&str]) -> Grounding {
+        let mut g = Grounding::default();
+        let messages: Vec<Message> = texts.iter().map(|t| Message::user(*t)).collect();
+        g.learn_messages(&messages);
+        g
+    }
+
+    #[test]
+    fn numbers_are_read_with_their_separators_and_not_inside_words() {
+        let found = |t: &str| -> Vec<String> { numbers_in(t).collect() };
+        assert_eq!(
+            found("about 3,800,000 people (3.8 million)"),
+            ["38", "3", "8", "38", "38"]
+        );
+        assert_eq!(
+            found("error E4127 in utf8 at 21 196 km"),
+            ["21196", "21", "196"]
+        );
+        assert_eq!(found("memory: 512Mi, 2048Mi"), ["512", "2048"]);
+        assert_eq!(found("0.0180 and .5 and 1_000"), ["18", "5", "1", "1"]);
+        assert_eq!(found("2024-06-03,212"), ["2024", "6", "3212", "3", "212"]);
+        assert_eq!(found("tazas,96,830"), ["9683", "96", "83"]);
+        assert_eq!(found("no digits here"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn made_up_numbers_are_found_and_copied_ones_are_not() {
+        let mut g = grounding(&[
+            "Question: What is the combined population of Paris and Berlin?",
+            "Observation: Paris: about 2,100,000 people. Berlin: 3.8 million.",
+        ]);
+        let call = json!({"expression": "2100000 + 3800000"});
+        assert!(g.check("a", &call).is_empty());
+        let made_up = json!({"expression": "2140000 + 3667000 / 2"});
+        assert_eq!(g.check("b", &made_up), ["2140000", "3667000"]);
+        // Sent back once; the same call again runs.
+        assert!(g.check("b", &made_up).is_empty());
+    }
+
+    #[test]
+    fn small_numbers_constants_and_rounded_copies_are_known() {
+        let mut g = grounding(&["Question: what's 18% of 2450", "7.07106781187"]);
+        for expression in [
+            "0.18 * 2450",
+            "18 / 100 * 2,450",
+            "round(7.07, 2) * 365 / 24 / 3600",
+            "7.0711 * 1000",
+            "2 ** 10",
+        ] {
+            assert!(
+                g.check(expression, &json!({"expression": expression}))
+                    .is_empty(),
+                "{expression}"
+            );
+        }
+        assert_eq!(g.check("x", &json!({"n": 4271})), ["4271"]);
+        // Float noise is the round number it stands for.
+        assert!(
+            g.check(
+                "f",
+                &json!({"expression": "18 * 2450 / 100.00000000000001"})
+            )
+            .is_empty()
+        );
+        // A large round number is a fact to look up.
+        assert_eq!(
+            g.check("y", &json!({"expression": "84000000 - 6700000"})),
+            ["84000000", "6700000"]
+        );
+        assert!(
+            g.check("z", &json!({"expression": "2450 * 1000000"}))
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_scale_word_makes_a_number_large() {
+        let mut g = grounding(&["Question: What is the population of Spain?"]);
+        assert_eq!(
+            g.check_answer("The population of Spain is approximately 47 million."),
+            ["47 million"]
+        );
+        let mut g = grounding(&["Question: 東京の人口は?", "Tokyo: about 14,000,000 people."]);
+        assert!(g.check_answer("約1400万人です").is_empty());
+        let mut g = grounding(&["Question: How old?"]);
+        assert!(g.check_answer("About 47 years.").is_empty());
+    }
+
+    #[test]
+    fn the_models_own_turns_do_not_ground_a_number() {
+        let mut g = Grounding::default();
+        g.learn_messages(&[
+            Message::user("How many people live in Rome?"),
+            Message::assistant("Thought: Rome has 2,873,000 people."),
+        ]);
+        assert_eq!(
+            g.check("k", &json!({"expression": "2873000 * 2"})),
+            ["2873000"]
+        );
+    }
+
+    #[test]
+    fn the_reason_names_the_numbers_and_where_to_find_them() {
+        let one = ungrounded_reason(&["2021".into()], &["search"]);
+        assert_eq!(
+            one,
+            "2021 is not in the question or in any tool result. Find it first with search; if you are sure it is right, make this same call again"
+        );
+        let two = ungrounded_reason(&["2021".into(), "1930".into()], &["read_file", "grep"]);
+        assert!(two.starts_with("2021, 1930 are not"), "{two}");
+        assert!(
+            two.contains("Find them first with read_file or grep; if you are sure they are right"),
+            "{two}"
+        );
+        let alone = ungrounded_reason(&["2021".into()], &[]);
+        assert!(alone.contains("Take it from the question"), "{alone}");
+    }
+}

@@ -1,0 +1,252 @@
+//! How a run's answer comes with the native transport, end to end through
+//! an agent, in each [`AnswerMode`]:
+//!
+//! - `AfterCalls` (the default): every ordinary request must be a call;
+//!   the model's repeat of the call that just gave its result gets that
+//!   result again, and the answer turn (same tools, `tool_choice: none`,
+//!   the task restated) gives the answer;
+//! - `AnswerTool`: `final_answer` beside the run's tools, required; a call
+//!   to it is the answer, one beside other calls waits for them, an empty
+//!   one is sent back;
+//! - `Words`: `tool_choice: auto`, and prose is the answer.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::sync::Arc;
+
+use agent_core::message::{Role, ToolChoice};
+use agent_core::testing::ScriptedModel;
+use agent_core::transport::{Decision, RequestParts};
+use agent_core::{Agent, Completion, Message, StopReason, ToolCall, ToolSpec, Transport};
+use agent_native::{ANSWER_TOOL, AnswerMode, NativeTransport};
+use agent_tools::builtin;
+use serde_json::json;
+
+fn agent(model: &Arc<ScriptedModel>, transport: NativeTransport) -> Agent {
+    let tools = builtin::registry(&["calculator"], None, true)
+        .unwrap()
+        .allow_all();
+    Agent::builder()
+        .model(Arc::clone(model))
+        .transport(transport)
+        .toolbox(tools)
+        .build()
+        .unwrap()
+}
+
+fn names(request: &agent_core::CompletionRequest) -> Vec<&str> {
+    request.tools.iter().map(|t| t.name.as_str()).collect()
+}
+
+#[tokio::test]
+async fn by_default_every_turn_is_a_call_and_the_answer_comes_after_them() {
+    let model = Arc::new(
+        ScriptedModel::new()
+            .call("c1", "calculator", json!({"expression": "385 / 3.5"}))
+            .call("c2", "calculator", json!({"expression": "385 / 3.5"}))
+            .text("110 km/h"),
+    );
+    let task = "A train covers 385 km in 3.5 hours. What is its speed?";
+    let outcome = agent(&model, NativeTransport::new()).run(task).await;
+    assert_eq!(outcome.stop_reason, StopReason::RepeatedCall);
+    assert!(outcome.forced_answer);
+    assert_eq!(outcome.answer.as_deref(), Some("110 km/h"));
+    // One call ran; its repeat got the same result back.
+    assert_eq!(outcome.tool_calls, 1);
+    let results: Vec<&str> = outcome
+        .transcript
+        .iter()
+        .filter(|m| m.role == Role::Tool)
+        .map(|m| m.content.as_str())
+        .collect();
+    assert_eq!(results, ["110", "110"]);
+    let requests = model.requests();
+    assert_eq!(requests.len(), 3);
+    for ordinary in &requests[..2] {
+        assert_eq!(names(ordinary), ["calculator"]);
+        assert_eq!(ordinary.tool_choice, ToolChoice::Required);
+    }
+    // The answer turn keeps the tools (the server's prefix cache holds)
+    // and asks again what the task was.
+    let answer_turn = &requests[2];
+    assert_eq!(names(answer_turn), ["calculator"]);
+    assert_eq!(answer_turn.tool_choice, ToolChoice::None);
+    assert!(answer_turn.constraint.is_none());
+    let asked = answer_turn.messages.last().unwrap();
+    assert_eq!(asked.role, Role::User);
+    assert!(asked.content.starts_with(task), "{}", asked.content);
+    assert_eq!(
+        requests[0].messages[0].content,
+        agent_native::DEFAULT_SYSTEM_PROMPT
+    );
+}
+
+#[tokio::test]
+async fn a_malformed_turn_asks_for_a_call_when_turns_must_be_calls() {
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text("{")
+            .call("c1", "calculator", json!({"expression": "6 * 7"}))
+            .call("c2", "calculator", json!({"expression": "6 * 7"}))
+            .text("42"),
+    );
+    let outcome = agent(&model, NativeTransport::new())
+        .run("What is six times seven?")
+        .await;
+    assert_eq!(outcome.answer.as_deref(), Some("42"));
+    let told = &model.requests()[1].messages;
+    assert_eq!(
+        told.last().unwrap().content,
+        "Error: the reply held no words or numbers, only punctuation. Call one of the tools (calculator)."
+    );
+}
+
+#[tokio::test]
+async fn a_call_to_final_answer_is_the_answer() {
+    let model = Arc::new(
+        ScriptedModel::new()
+            .call("c1", "calculator", json!({"expression": "385 / 3.5"}))
+            .call("c2", ANSWER_TOOL, json!({"answer": "110 km/h"})),
+    );
+    let transport = NativeTransport::new().with_answer_mode(AnswerMode::AnswerTool);
+    let outcome = agent(&model, transport)
+        .run("A train covers 385 km in 3.5 hours. What is its speed?")
+        .await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert_eq!(outcome.answer.as_deref(), Some("110 km/h"));
+    assert!(!outcome.forced_answer);
+    // The answer is recorded as words, with no call left unanswered.
+    let last = outcome.transcript.last().unwrap();
+    assert_eq!(last.role, Role::Assistant);
+    assert_eq!(last.content, "110 km/h");
+    assert!(last.tool_calls.is_empty());
+    for request in model.requests() {
+        assert_eq!(names(&request), ["calculator", ANSWER_TOOL]);
+        assert_eq!(request.tool_choice, ToolChoice::Required);
+    }
+    assert_eq!(
+        model.requests()[0].messages[0].content,
+        agent_native::ANSWER_TOOL_SYSTEM_PROMPT
+    );
+}
+
+#[tokio::test]
+async fn an_answer_beside_other_calls_waits_for_their_results() {
+    let model = Arc::new(
+        ScriptedModel::new()
+            .reply(Completion::tool_calls(vec![
+                ToolCall::new("c1", "calculator", json!({"expression": "6 * 7"})),
+                ToolCall::new("c2", ANSWER_TOOL, json!({"answer": "a guess"})),
+            ]))
+            .call("c3", ANSWER_TOOL, json!({"answer": "42"})),
+    );
+    let transport = NativeTransport::new().with_answer_mode(AnswerMode::AnswerTool);
+    let outcome = agent(&model, transport)
+        .run("What is six times seven?")
+        .await;
+    assert_eq!(outcome.answer.as_deref(), Some("42"));
+    assert_eq!(outcome.tool_calls, 1);
+    // The dropped call is not in the history the provider sees, so every
+    // call there has its one tool message.
+    let calls: Vec<&str> = outcome
+        .transcript
+        .iter()
+        .flat_map(|m| m.tool_calls.iter().map(|c| c.name.as_str()))
+        .collect();
+    assert_eq!(calls, ["calculator"]);
+}
+
+#[tokio::test]
+async fn an_empty_answer_is_sent_back_and_prose_still_answers() {
+    let model = Arc::new(
+        ScriptedModel::new()
+            .call("c1", ANSWER_TOOL, json!({}))
+            .text("It is 42."),
+    );
+    let transport = NativeTransport::new().with_answer_mode(AnswerMode::AnswerTool);
+    let outcome = agent(&model, transport)
+        .run("What is six times seven?")
+        .await;
+    assert_eq!(outcome.answer.as_deref(), Some("It is 42."));
+    let told = &model.requests()[1].messages;
+    let last = told.last().unwrap();
+    assert_eq!(last.role, Role::User);
+    assert_eq!(
+        last.content,
+        "Error: `final_answer` was called without an `answer`. Call one of the tools (calculator, final_answer), or call final_answer with the answer."
+    );
+}
+
+#[tokio::test]
+async fn with_the_answer_tool_a_loop_ends_in_an_answer_turn_with_the_same_tools() {
+    let same = json!({"expression": "18 * 3"});
+    let model = Arc::new(
+        ScriptedModel::new()
+            .call("c1", "calculator", same.clone())
+            .call("c2", "calculator", same)
+            .call("c3", ANSWER_TOOL, json!({"answer": "54"})),
+    );
+    let transport = NativeTransport::new().with_answer_mode(AnswerMode::AnswerTool);
+    let outcome = agent(&model, transport).run("What is 18 times 3?").await;
+    assert_eq!(outcome.stop_reason, StopReason::RepeatedCall);
+    assert!(outcome.forced_answer);
+    assert_eq!(outcome.answer.as_deref(), Some("54"));
+    let last = model.requests().pop().unwrap();
+    assert_eq!(names(&last), ["calculator", ANSWER_TOOL]);
+    assert_eq!(last.tool_choice, ToolChoice::None);
+}
+
+#[tokio::test]
+async fn in_words_mode_prose_is_the_answer() {
+    let model = Arc::new(ScriptedModel::new().text("42"));
+    let transport = NativeTransport::new().with_answer_mode(AnswerMode::Words);
+    let outcome = agent(&model, transport)
+        .run("What is six times seven?")
+        .await;
+    assert_eq!(outcome.answer.as_deref(), Some("42"));
+    let request = &model.requests()[0];
+    assert_eq!(names(request), ["calculator"]);
+    assert_eq!(request.tool_choice, ToolChoice::Auto);
+    assert_eq!(
+        request.messages[0].content,
+        agent_native::WORDS_SYSTEM_PROMPT
+    );
+}
+
+fn render_with(transport: &NativeTransport, tool: &str) -> agent_core::CompletionRequest {
+    let messages = Arc::new(vec![Message::user("question")]);
+    let tools: Arc<[ToolSpec]> = Arc::from(vec![ToolSpec {
+        name: tool.into(),
+        description: "Look a thing up.".into(),
+        parameters: json!({"type": "object", "properties": {"query": {"type": "string"}}}),
+    }]);
+    transport.render(RequestParts {
+        messages: &messages,
+        tools: &tools,
+        answer_only: false,
+        max_tokens: None,
+        temperature: None,
+    })
+}
+
+#[test]
+fn a_run_tool_named_final_answer_wins() {
+    let transport = NativeTransport::new().with_answer_mode(AnswerMode::AnswerTool);
+    let request = render_with(&transport, ANSWER_TOOL);
+    assert_eq!(request.tools.len(), 1, "no second final_answer");
+    assert_eq!(request.tool_choice, ToolChoice::Auto);
+    // A tool choice set by hand holds on ordinary turns in every mode.
+    let chosen = NativeTransport::new().with_tool_choice(ToolChoice::Tool("lookup".into()));
+    assert_eq!(
+        render_with(&chosen, "lookup").tool_choice,
+        ToolChoice::Tool("lookup".into())
+    );
+}
+
+#[test]
+fn an_answer_written_as_the_answer_tools_arguments_is_the_answer() {
+    let read = NativeTransport::new().interpret(Completion::text("{\"answer\": \"42\"}"), &[]);
+    assert_eq!(read.turn.decision, Decision::Final("42".into()));
+    let read = NativeTransport::new().interpret(Completion::text("{\"answer\": \"\"}"), &[]);
+    assert!(matches!(read.turn.decision, Decision::Final(text) if text.contains("answer")));
+}
