@@ -113,6 +113,21 @@ pub(crate) fn render(header: &Header, reports: &[Report]) -> String {
                 100.0 * min,
                 shares.len()
             );
+            let reuse: Vec<f64> = report
+                .records
+                .iter()
+                .flat_map(Record::later_prefix_reuse)
+                .collect();
+            if !reuse.is_empty() {
+                let mean = reuse.iter().sum::<f64>() / reuse.len() as f64;
+                let min = reuse.iter().copied().fold(f64::INFINITY, f64::min);
+                let _ = writeln!(
+                    out,
+                    "Prefix reuse, same requests: of the tokens the server had already processed for the run (the previous request and its reply), {:.1}% were served from its cache on average (lowest {:.1}%). The rest of each prompt is the new observation.",
+                    100.0 * mean,
+                    100.0 * min
+                );
+            }
         }
         match report.first_request {
             Some(tokens) => {

@@ -98,6 +98,23 @@ impl Record {
             .sum()
     }
 
+    /// For each request after the first: the share of what the server
+    /// had already processed (the previous request's prompt and the reply
+    /// it generated) that it served from its cache, where it said. This
+    /// is what append-only requests control; the new observation's tokens
+    /// cannot be cached.
+    pub(crate) fn later_prefix_reuse(&self) -> Vec<f64> {
+        self.usages
+            .windows(2)
+            .filter_map(|pair| {
+                let (before, now) = (pair[0].as_ref()?, pair[1].as_ref()?);
+                let seen = before.prompt_tokens + before.completion_tokens;
+                let cached = now.cached_prompt_tokens?;
+                (seen > 0).then(|| (cached as f64 / seen as f64).min(1.0))
+            })
+            .collect()
+    }
+
     /// For each request after the first: the share of its prompt served
     /// from the cache, where the server said.
     pub(crate) fn later_cache_shares(&self) -> Vec<f64> {
@@ -208,6 +225,7 @@ pub(crate) async fn first_request_tokens(kind: Kind, settings: &Settings) -> Opt
             ..RequestOptions::default()
         },
         estimator: Default::default(),
+        grounded_tools: Vec::new(),
     };
     let mut run = Run::new(PROBE_TASK, Vec::new(), config, 0).ok()?;
     let Ok(Step::CallModel(request)) = run.next_step(0) else {
