@@ -20,7 +20,7 @@ use crate::content_calls::calls_in_content;
 /// sentence (every prompt token costs time on a local model) that sends
 /// the model to the tools for facts and sums.
 pub const DEFAULT_SYSTEM_PROMPT: &str =
-    "Find facts and do sums with the tools; never guess a number.";
+    "Look facts up with the tools first, then compute with them; never guess a number.";
 
 /// The default system prompt of [`AnswerMode::Words`], telling small
 /// models to answer once a tool has given the result (they otherwise

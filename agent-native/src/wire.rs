@@ -69,8 +69,8 @@ pub(crate) fn request_body(
 }
 
 /// A tool's parameters as the model needs to see them: without
-/// `additionalProperties: false` and a string's length bounds, which only
-/// the gateway needs (it refuses unknown keys and overlong strings, and
+/// `additionalProperties: false` and a string's length bounds and
+/// pattern, which only the gateway needs (it refuses unknown keys and overlong strings, and
 /// says why, whatever the model was shown), so each tool costs fewer
 /// prompt tokens.
 fn model_view(schema: &Value) -> Value {
@@ -83,6 +83,7 @@ fn model_view(schema: &Value) -> Value {
                         "maxLength" | "minLength" => {
                             v.is_u64() && map.get("type") == Some(&json!("string"))
                         }
+                        "pattern" => v.is_string() && map.get("type") == Some(&json!("string")),
                         _ => false,
                     };
                     !gateway_only
@@ -374,7 +375,7 @@ mod tests {
                 name: "lookup".into(),
                 description: "Look a thing up.".into(),
                 parameters: json!({"type": "object", "properties": {
-                    "query": {"type": "string", "maxLength": 200},
+                    "query": {"type": "string", "maxLength": 200, "pattern": "^[a-z ]*$"},
                     "maxLength": {"type": "integer"}
                 }, "additionalProperties": false}),
             }]

@@ -321,7 +321,17 @@ fn arb_value(schema: &Value) -> BoxedStrategy<Value> {
             .map_or(default, |n| n as usize)
     };
     match map.get("type").and_then(Value::as_str) {
-        Some("string") => "(?s).{0,12}".prop_map(Value::from).boxed(),
+        Some("string") => match map.get("pattern").and_then(Value::as_str) {
+            // A one-class pattern (`^[…]*$`): strings of its characters.
+            Some(pattern) if pattern.starts_with("^[") && pattern.ends_with("]*$") => {
+                let class = &pattern[1..pattern.len() - 2];
+                proptest::string::string_regex(&format!("{class}{{0,12}}"))
+                    .unwrap()
+                    .prop_map(Value::from)
+                    .boxed()
+            }
+            _ => "(?s).{0,12}".prop_map(Value::from).boxed(),
+        },
         Some("integer") => (int("minimum", -1000)..=int("maximum", 100_000))
             .prop_map(Value::from)
             .boxed(),

@@ -29,5 +29,5 @@ pub use draft::{AgentBuilderExt, ToolDraft};
 pub use gateway::{
     DEFAULT_MAX_OBSERVATION_CHARS, DEFAULT_TIMEOUT, ToolRegistry, ToolSet, ToolSetError,
 };
-pub use schema::{lenient_schema_for, schema_for};
+pub use schema::{LATIN_TEXT_PATTERN, lenient_schema_for, schema_for};
 pub use typed::{TypedTool, typed_tool};

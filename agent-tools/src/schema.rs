@@ -13,6 +13,14 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 
+/// A string `pattern` that admits the Latin alphabet only (printable
+/// ASCII, the Latin-1 and Latin Extended letters, typographic quotes): for
+/// an argument that must be written in a language of the Latin script,
+/// such as a query of a base written in English. The gateway's error
+/// says so in words, and the text transport's grammar admits only these
+/// characters.
+pub const LATIN_TEXT_PATTERN: &str = "^[\\u0020-\\u007E\\u00A0-\\u024F\\u2018-\\u201F]*$";
+
 /// The compact, strict JSON Schema of `T`: unknown keys are refused.
 pub fn schema_for<T: JsonSchema>() -> Value {
     let mut schema = generated::<T>();

@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use agent_core::ToolError;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
+
+use crate::schema::LATIN_TEXT_PATTERN;
 use serde_json::Value;
 
 /// At most this many schema violations are reported in one observation.
@@ -161,6 +163,12 @@ impl ArgsValidator {
                     self.allowed_fields.join(", ")
                 };
                 format!("unexpected field {names} (allowed: {allowed})")
+            }
+            ValidationErrorKind::Pattern { pattern } if pattern == LATIN_TEXT_PATTERN => {
+                let what = field.map_or("the value".to_string(), |f| format!("field `{f}`"));
+                format!(
+                    "{what} must be written in the Latin alphabet: translate it into English words"
+                )
             }
             ValidationErrorKind::MaxLength { limit } => {
                 let got = error.instance().as_str().map_or(0, |s| s.chars().count());

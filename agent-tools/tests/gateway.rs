@@ -121,6 +121,36 @@ async fn schema_violations_give_distinct_clear_observations() {
 }
 
 #[tokio::test]
+async fn a_query_of_the_english_base_in_another_script_is_told_to_translate() {
+    let tools = builtin::registry(&["search"], None, true)
+        .unwrap()
+        .allow_all();
+    let chinese = err(&tools, "search", json!({"query": "长城长度"})).await;
+    assert_eq!(chinese.kind(), ToolErrorKind::InvalidArgs);
+    assert!(
+        chinese.message().starts_with(
+            "field `query` must be written in the Latin alphabet: translate it into English words"
+        ),
+        "{}",
+        chinese.message()
+    );
+    // Latin letters with accents are fine.
+    let found = tools
+        .call(&ToolCall::new(
+            "t",
+            "search",
+            json!({"query": "Tour Eiffel café"}),
+        ))
+        .await
+        .unwrap();
+    assert!(
+        found.content.starts_with("Eiffel Tower"),
+        "{}",
+        found.content
+    );
+}
+
+#[tokio::test]
 async fn a_single_string_input_binds_to_the_one_required_string_parameter() {
     let tools = tools();
     let out = tools

@@ -144,7 +144,10 @@ pub(super) fn ungrounded_reason(numbers: &[String], find_with: &[&str]) -> Strin
     };
     let find = match find_with {
         [] => format!("Take {them} from the question"),
-        tools => format!("Find {them} first with {}", tools.join(" or ")),
+        tools => format!(
+            "Look up the facts the question needs with {} first, in words",
+            tools.join(" or ")
+        ),
     };
     format!(
         "{list} {verb} not in the question or in any tool result. {find}; if you are sure {they} right, make this same call again"
@@ -474,12 +477,12 @@ mod tests {
         let one = ungrounded_reason(&["2021".into()], &["search"]);
         assert_eq!(
             one,
-            "2021 is not in the question or in any tool result. Find it first with search; if you are sure it is right, make this same call again"
+            "2021 is not in the question or in any tool result. Look up the facts the question needs with search first, in words; if you are sure it is right, make this same call again"
         );
         let two = ungrounded_reason(&["2021".into(), "1930".into()], &["read_file", "grep"]);
         assert!(two.starts_with("2021, 1930 are not"), "{two}");
         assert!(
-            two.contains("Find them first with read_file or grep; if you are sure they are right"),
+            two.contains("with read_file or grep first, in words; if you are sure they are right"),
             "{two}"
         );
         let alone = ungrounded_reason(&["2021".into()], &[]);

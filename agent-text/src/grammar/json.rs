@@ -9,8 +9,11 @@
 //!   when it is a schema).
 //! - **Strings**: JSON string syntax with its escapes (no lone
 //!   surrogates), at most [`MAX_STRING_CHARS`] characters, or the
-//!   schema's `minLength`/`maxLength` when tighter. `pattern` and `format`
-//!   are left to the gateway's validation.
+//!   schema's `minLength`/`maxLength` when tighter. A `pattern` that is
+//!   one character class repeated (`^[…]*$`, such as the Latin-alphabet
+//!   query of an English base) limits the characters, with no `\u`
+//!   escapes; other patterns and `format` are left to the gateway's
+//!   validation.
 //! - **Numbers**: JSON integers and numbers with bounded digits; an
 //!   integer with a `minimum` of zero or more has no sign.
 //! - `boolean`, `null`, `enum` and `const` (their values as compact JSON),
@@ -317,16 +320,62 @@ impl<'r> SchemaCompiler<'r> {
         self.rules.define(&format!("value-{depth}"), body)
     }
 
-    /// A JSON string within the schema's length bounds.
+    /// A JSON string within the schema's length bounds, and of the
+    /// characters of its `pattern` when that is one class repeated.
     fn string_within(&mut self, map: &Map<String, Value>) -> Expr {
         let max = bound(map, "maxLength");
         let min = bound(map, "minLength").unwrap_or(0);
+        if let Some(ranges) = map
+            .get("pattern")
+            .and_then(Value::as_str)
+            .and_then(class_pattern)
+        {
+            let max = max.map_or(MAX_STRING_CHARS, |m| m.min(MAX_STRING_CHARS));
+            return tokens::string_in(&ranges, min.min(max), max);
+        }
         if max.is_none() && min == 0 {
             return tokens::string(self.rules);
         }
         let max = max.map_or(MAX_STRING_CHARS, |m| m.min(MAX_STRING_CHARS));
         tokens::string_of(self.rules, min.min(max), max)
     }
+}
+
+/// The ranges of a `pattern` that is one character class repeated,
+/// `^[…]*$`, whose members are `\uXXXX` escapes, ranges of them, or
+/// plain characters other than `\`, `]`, `^` and `-`. Any other pattern
+/// is `None` and is left to the gateway's validation.
+fn class_pattern(pattern: &str) -> Option<Vec<(char, char)>> {
+    let body = pattern.strip_prefix("^[")?.strip_suffix("]*$")?;
+    let mut chars = body.chars().peekable();
+    let one = |chars: &mut std::iter::Peekable<std::str::Chars<'_>>| -> Option<char> {
+        match chars.next()? {
+            '\\' => {
+                if chars.next()? != 'u' {
+                    return None;
+                }
+                let hex: String = (0..4).filter_map(|_| chars.next()).collect();
+                u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32)
+            }
+            ']' | '^' | '-' | '[' => None,
+            c => Some(c),
+        }
+    };
+    let mut ranges = Vec::new();
+    while chars.peek().is_some() {
+        let lo = one(&mut chars)?;
+        let hi = if chars.peek() == Some(&'-') {
+            chars.next();
+            one(&mut chars)?
+        } else {
+            lo
+        };
+        if lo > hi {
+            return None;
+        }
+        ranges.push((lo, hi));
+    }
+    (!ranges.is_empty()).then_some(ranges)
 }
 
 /// A JSON value as compact JSON text.
@@ -399,6 +448,33 @@ mod tests {
         let mut rules = RuleSet::new();
         let root = SchemaCompiler::new(&mut rules).value(&schema, "args");
         rules.finish(root)
+    }
+
+    #[test]
+    fn a_pattern_of_one_class_limits_the_characters() {
+        let latin = "^[\\u0020-\\u007E\\u00A0-\\u024F]*$";
+        assert_eq!(
+            class_pattern(latin),
+            Some(vec![(' ', '~'), ('\u{a0}', '\u{24f}')])
+        );
+        assert_eq!(
+            class_pattern("^[a-z0-9_]*$"),
+            Some(vec![('a', 'z'), ('0', '9'), ('_', '_')])
+        );
+        for other in [
+            "^[a-z]+$", "[a-z]*", "^[^a]*$", "^(a|b)*$", "^[\\d]*$", "^[z-a]*$",
+        ] {
+            assert_eq!(class_pattern(other), None, "{other}");
+        }
+        let g = grammar(json!({"type": "string", "pattern": latin, "maxLength": 10}));
+        assert!(g.matches("\"Great Wall\""), "{g:?}");
+        assert!(g.matches("\"caf\u{e9} \\\"x\\\"\""));
+        assert!(!g.matches("\"\u{957f}\u{57ce}\""), "no CJK");
+        assert!(!g.matches("\"\\u957f\""), "no \\u escape");
+        assert!(!g.matches("\"abcdefghijk\""), "bounded");
+        // Any other pattern leaves the string free (the gateway checks it).
+        let free = grammar(json!({"type": "string", "pattern": "^a+$"}));
+        assert!(free.matches("\"\u{957f}\""));
     }
 
     #[test]

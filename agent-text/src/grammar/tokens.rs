@@ -52,6 +52,61 @@ pub(crate) fn string_of(rules: &mut RuleSet, min: u32, max: u32) -> Expr {
     quoted(char, min, max)
 }
 
+/// A JSON string of `min` to `max` characters taken from `ranges` (a
+/// schema `pattern` of one character class, see `json`): the characters
+/// themselves, `"` and `\` escaped when the class has them, and no `\u`
+/// escape (which could spell any character).
+pub(crate) fn string_in(ranges: &[(char, char)], min: u32, max: u32) -> Expr {
+    let plain: Vec<(char, char)> = ranges
+        .iter()
+        .flat_map(|&range| without_specials(range))
+        .collect();
+    let mut escapes = vec![
+        ('/', '/'),
+        ('b', 'b'),
+        ('f', 'f'),
+        ('n', 'n'),
+        ('r', 'r'),
+        ('t', 't'),
+    ];
+    for special in ['"', '\\'] {
+        if ranges
+            .iter()
+            .any(|&(lo, hi)| lo <= special && special <= hi)
+        {
+            escapes.push((special, special));
+        }
+    }
+    let char = Expr::alt([
+        Expr::class(CharClass::of(plain)),
+        Expr::seq([Expr::lit("\\"), Expr::class(CharClass::of(escapes))]),
+    ]);
+    quoted(char, min, max)
+}
+
+/// `range` without the characters a JSON string must escape (`"`, `\`
+/// and controls), as up to three ranges.
+fn without_specials((lo, hi): (char, char)) -> Vec<(char, char)> {
+    let lo = lo.max('\u{20}');
+    if lo > hi {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut start = lo;
+    for special in ['"', '\\'] {
+        if start <= special && special <= hi {
+            if start < special {
+                out.push((start, char::from_u32(special as u32 - 1).unwrap_or(start)));
+            }
+            start = char::from_u32(special as u32 + 1).unwrap_or(special);
+        }
+    }
+    if start <= hi {
+        out.push((start, hi));
+    }
+    out
+}
+
 /// One character of a JSON string, escapes included.
 fn char(rules: &mut RuleSet) -> Expr {
     rules.shared("char", |rules| {

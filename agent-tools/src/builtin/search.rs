@@ -19,7 +19,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::schema::{schema_for, without_property_descriptions};
+use crate::schema::{LATIN_TEXT_PATTERN, schema_for, without_property_descriptions};
 
 /// The knowledge base shipped with the crate.
 pub const DEFAULT_KNOWLEDGE_BASE: &str = include_str!("../../data/knowledge_base.json");
@@ -311,9 +311,20 @@ impl Tool for Search {
     }
 
     /// The schema of [`SearchArgs`] without the argument's description (its
-    /// name says it all; prompt tokens count on a local model).
+    /// name says it all; prompt tokens count on a local model), and, for
+    /// a base written in English, a query in the Latin alphabet
+    /// ([`LATIN_TEXT_PATTERN`]): small models search in the question's
+    /// language, and a grammar then makes them write the words the base
+    /// has.
     fn parameters(&self) -> Value {
-        without_property_descriptions(schema_for::<SearchArgs>())
+        let mut schema = without_property_descriptions(schema_for::<SearchArgs>());
+        if self.language.as_deref() == Some("English")
+            && let Some(query) = schema.pointer_mut("/properties/query")
+            && let Some(query) = query.as_object_mut()
+        {
+            query.insert("pattern".into(), Value::from(LATIN_TEXT_PATTERN));
+        }
+        schema
     }
 
     async fn call(&self, args: Value) -> Result<ToolOutput, ToolError> {
