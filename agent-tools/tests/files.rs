@@ -417,10 +417,11 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
         out,
         "no matches for `delta` in 1 file under `a.txt`, ignoring case. `a.txt` is short; here it is whole:\n1| alpha\n2| beta\n3| gamma\n4| beta again"
     );
-    // A table's matching rows come with its header row.
+    // A table's matching rows name their columns; a row that does not
+    // split into them comes after the header row.
     std::fs::write(
         f.root.join("stock.csv"),
-        "sku,item,count\nA1,bolt,40\nA2,nut,75\n",
+        "sku,item,count\nA1,bolt,40\nA2,nut,75\nA3,\"nut, large\",9,extra\n",
     )
     .unwrap();
     let out = call(
@@ -430,7 +431,10 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
     )
     .await
     .unwrap();
-    assert_eq!(out, "stock.csv:1: sku,item,count\nstock.csv:3: A2,nut,75");
+    assert_eq!(
+        out,
+        "stock.csv:3: sku: A2 | item: nut | count: 75\nstock.csv:1: sku,item,count\nstock.csv:4: A3,\"nut, large\",9,extra"
+    );
     // A guessed file name with one clearly closest file searches that one.
     let out = call(
         &tools,
@@ -441,7 +445,7 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
     .unwrap();
     assert_eq!(
         out,
-        "`data/stock.tsv` is not a file in the working directory; the closest one is `stock.csv`:\nstock.csv:1: sku,item,count\nstock.csv:3: A2,nut,75"
+        "`data/stock.tsv` is not a file in the working directory; the closest one is `stock.csv`:\nstock.csv:3: sku: A2 | item: nut | count: 75\nstock.csv:1: sku,item,count\nstock.csv:4: A3,\"nut, large\",9,extra"
     );
     // Plain text is found whatever its case; a regex keeps its own.
     let out = call(&tools, "grep", json!({"pattern": "BETA AGAIN"}))
@@ -525,7 +529,7 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
     .unwrap();
     assert_eq!(
         out,
-        "sales.csv:1: product,units,amount\nsales.csv:2: coffee,50,1250"
+        "sales.csv:2: product: coffee | units: 50 | amount: 1250"
     );
     // The hints come from the directory searched, not the root.
     let out = call(

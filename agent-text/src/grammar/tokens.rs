@@ -52,6 +52,16 @@ pub(crate) fn string_of(rules: &mut RuleSet, min: u32, max: u32) -> Expr {
     quoted(char, min, max)
 }
 
+/// The one-character escapes of a JSON string besides `\"` and `\\`.
+const LETTER_ESCAPES: [(char, char); 6] = [
+    ('/', '/'),
+    ('b', 'b'),
+    ('f', 'f'),
+    ('n', 'n'),
+    ('r', 'r'),
+    ('t', 't'),
+];
+
 /// A JSON string of `min` to `max` characters taken from `ranges` (a
 /// schema `pattern` of one character class, see `json`): the characters
 /// themselves, `"` and `\` escaped when the class has them, and no `\u`
@@ -61,14 +71,7 @@ pub(crate) fn string_in(ranges: &[(char, char)], min: u32, max: u32) -> Expr {
         .iter()
         .flat_map(|&range| without_specials(range))
         .collect();
-    let mut escapes = vec![
-        ('/', '/'),
-        ('b', 'b'),
-        ('f', 'f'),
-        ('n', 'n'),
-        ('r', 'r'),
-        ('t', 't'),
-    ];
+    let mut escapes = LETTER_ESCAPES.to_vec();
     for special in ['"', '\\'] {
         if ranges
             .iter()
@@ -189,16 +192,7 @@ fn escape() -> Expr {
     let class = |ranges: &[(char, char)]| Expr::class(CharClass::of(ranges.iter().copied()));
     let d = class(&[('d', 'd'), ('D', 'D')]);
     Expr::alt([
-        class(&[
-            ('"', '"'),
-            ('\\', '\\'),
-            ('/', '/'),
-            ('b', 'b'),
-            ('f', 'f'),
-            ('n', 'n'),
-            ('r', 'r'),
-            ('t', 't'),
-        ]),
+        class(&[[('"', '"'), ('\\', '\\')].as_slice(), &LETTER_ESCAPES].concat()),
         Expr::seq([
             Expr::lit("u"),
             Expr::alt([

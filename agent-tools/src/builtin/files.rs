@@ -332,11 +332,36 @@ fn numbered(lines: &[&str], first: usize) -> String {
     out.trim_end().to_string()
 }
 
-/// Whether `path` holds a table whose first line names its columns.
-fn is_table(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("csv") || e.eq_ignore_ascii_case("tsv"))
+/// The cell separator of a table whose first line names its columns
+/// (`.csv`: `,`, `.tsv`: a tab); `None` for other files.
+fn table_separator(path: &Path) -> Option<char> {
+    let extension = path.extension().and_then(|e| e.to_str())?;
+    if extension.eq_ignore_ascii_case("csv") {
+        Some(',')
+    } else if extension.eq_ignore_ascii_case("tsv") {
+        Some('\t')
+    } else {
+        None
+    }
+}
+
+/// Columns a row is shown with names for, at most.
+const MAX_LABELLED_COLUMNS: usize = 16;
+
+/// `name: value | name: value` for a row with as many cells as the
+/// header names; `None` otherwise.
+fn labelled_row(line: &str, separator: char, names: &[String]) -> Option<String> {
+    let values = cells(line, separator);
+    if values.len() != names.len() || names.len() > MAX_LABELLED_COLUMNS {
+        return None;
+    }
+    let row = names
+        .iter()
+        .zip(&values)
+        .map(|(name, value)| format!("{name}: {value}"))
+        .collect::<Vec<_>>()
+        .join(" | ");
+    Some(row.chars().take(300).collect())
 }
 
 fn grep(root: &FileRoot, args: GrepArgs) -> Result<String, ToolError> {
@@ -392,15 +417,26 @@ fn grep_in(
         if texts.len() <= MAX_NAMED_FILES {
             texts.push(shown.clone());
         }
-        // A table's matching rows come after its header, so the columns
-        // can be told apart.
-        let mut header = is_table(file).then(|| text.lines().next()).flatten();
-        let mut only_header = is_table(file);
+        // A table's matching rows name their columns (`stock: 137`), so a
+        // small model reads the right cell; rows that do not split into the
+        // header's columns come after the header line instead.
+        let separator = table_separator(file);
+        let mut header = separator.and(text.lines().next());
+        let header_cells = separator.zip(header).map(|(sep, h)| cells(h, sep));
+        let mut only_header = separator.is_some();
         let before = out.len();
         for (n, line) in text.lines().enumerate() {
             if regex.is_match(line) {
                 only_header &= n == 0;
                 if out.len() < MAX_GREP_MATCHES {
+                    let labelled = match (separator, &header_cells) {
+                        (Some(sep), Some(names)) if n > 0 => labelled_row(line, sep, names),
+                        _ => None,
+                    };
+                    if let Some(row) = labelled {
+                        out.push(format!("{shown}:{}: {row}", n + 1));
+                        continue;
+                    }
                     if let Some(first) = header.take()
                         && n > 0
                     {
@@ -485,11 +521,7 @@ fn cells(line: &str, separator: char) -> Vec<String> {
 /// `column `NAME`: v1, v2, …` for the one column of the table `text`
 /// whose name `regex` matches; `None` when it matches none or several.
 fn column_values(text: &str, path: &Path, regex: &regex::Regex) -> Option<String> {
-    let tsv = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("tsv"));
-    let separator = if tsv { '\t' } else { ',' };
+    let separator = table_separator(path)?;
     let mut lines = text.lines();
     let header = cells(lines.next()?, separator);
     let mut named = header.iter().enumerate().filter(|(_, h)| regex.is_match(h));
