@@ -87,4 +87,4 @@ pub use message::{Completion, CompletionRequest, Message, ToolCall, ToolSpec};
 pub use model::{Complete, ModelError};
 pub use outcome::{Outcome, StopReason};
 pub use tool::{Tool, ToolError, ToolOutput, Toolbox};
-pub use transport::Transport;
+pub use transport::{Findings, Transport};

@@ -14,6 +14,11 @@ use crate::message::{ToolCall, ToolSpec};
 pub struct ToolOutput {
     /// The text the model reads.
     pub content: String,
+    /// The tool ran and found nothing (a lookup without a match). The run
+    /// treats it like a failed call when it asks for the answer: it tells
+    /// the model that its calls found nothing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_results: bool,
 }
 
 impl ToolOutput {
@@ -21,13 +26,23 @@ impl ToolOutput {
     pub fn new(content: impl Into<String>) -> Self {
         Self {
             content: content.into(),
+            no_results: false,
+        }
+    }
+
+    /// The output of a lookup that ran and found nothing; `content` says
+    /// so to the model.
+    pub fn no_results(content: impl Into<String>) -> Self {
+        Self {
+            content: content.into(),
+            no_results: true,
         }
     }
 }
 
 impl From<String> for ToolOutput {
     fn from(content: String) -> Self {
-        Self { content }
+        Self::new(content)
     }
 }
 
@@ -270,6 +285,9 @@ pub struct Observation {
     /// The error kind, when the call failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ToolErrorKind>,
+    /// The call succeeded and found nothing ([`ToolOutput::no_results`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_results: bool,
 }
 
 impl Observation {
@@ -280,6 +298,7 @@ impl Observation {
             tool: call.name.clone(),
             content: output.content,
             error: None,
+            no_results: output.no_results,
         }
     }
 
@@ -290,6 +309,7 @@ impl Observation {
             tool: call.name.clone(),
             content: err.model_text(),
             error: Some(err.kind()),
+            no_results: false,
         }
     }
 
@@ -304,6 +324,11 @@ impl Observation {
     /// `true` if the call failed.
     pub fn is_error(&self) -> bool {
         self.error.is_some()
+    }
+
+    /// `true` if the call succeeded and found something.
+    pub fn found_something(&self) -> bool {
+        self.error.is_none() && !self.no_results
     }
 }
 

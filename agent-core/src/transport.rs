@@ -12,6 +12,18 @@ use serde::{Deserialize, Serialize};
 use crate::message::{Completion, CompletionRequest, Message, ToolCall, ToolSpec};
 use crate::tool::Observation;
 
+/// What the run's tool calls found, as a forced answer turn tells the
+/// model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Findings {
+    /// Some call succeeded with a result (or the run continues a history).
+    Something,
+    /// Every call failed, was not run, or found nothing
+    /// ([`ToolOutput::no_results`](crate::ToolOutput::no_results)).
+    Nothing,
+}
+
 /// What the model decided in one turn.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "value", rename_all = "snake_case")]
@@ -128,20 +140,29 @@ pub trait Transport: Send + Sync + fmt::Debug {
     fn malformed(&self, reason: &str, tools: &[ToolSpec]) -> Vec<Message>;
 
     /// The message that asks for the answer to `task` on a forced answer
-    /// turn. The default restates the task first (after a few tool results
-    /// a small model loses track of what was asked) and names no refusal:
-    /// measured on a 1.5B model, a refusal sentence in this message is
-    /// what it copies when the answer is right above it.
-    fn answer_request(&self, task: &str) -> Message {
-        Message::user(format!(
-            "{task}\nAnswer from the tool results above, without calling tools."
-        ))
+    /// turn, given what the run's calls `found`. The default restates the
+    /// task first (after a few tool results a small model loses track of
+    /// what was asked). When some call found something it names no
+    /// refusal: measured on a 1.5B model, a refusal sentence in this
+    /// message is what it copies when the answer is right above it. When
+    /// no call found anything, it says so, and that the answer then is
+    /// that it cannot be found: otherwise a small model answers from
+    /// memory.
+    fn answer_request(&self, task: &str, found: Findings) -> Message {
+        match found {
+            Findings::Something => Message::user(format!(
+                "{task}\nAnswer from the tool results above, without calling tools."
+            )),
+            Findings::Nothing => Message::user(format!(
+                "{task}\nThe tool calls above found nothing. Without calling tools, answer that you cannot find it, unless their results show the answer."
+            )),
+        }
     }
 
     /// The message that asks once more on a forced answer turn whose reply
     /// was no answer, saying why (`reason`).
-    fn answer_retry(&self, reason: &str, task: &str) -> Message {
-        let request = self.answer_request(task);
+    fn answer_retry(&self, reason: &str, task: &str, found: Findings) -> Message {
+        let request = self.answer_request(task, found);
         Message::user(format!(
             "Error: {}. {}",
             reason.trim_end_matches('.'),
@@ -178,11 +199,11 @@ impl<T: Transport + ?Sized> Transport for Arc<T> {
     fn malformed(&self, reason: &str, tools: &[ToolSpec]) -> Vec<Message> {
         (**self).malformed(reason, tools)
     }
-    fn answer_request(&self, task: &str) -> Message {
-        (**self).answer_request(task)
+    fn answer_request(&self, task: &str, found: Findings) -> Message {
+        (**self).answer_request(task, found)
     }
-    fn answer_retry(&self, reason: &str, task: &str) -> Message {
-        (**self).answer_retry(reason, task)
+    fn answer_retry(&self, reason: &str, task: &str, found: Findings) -> Message {
+        (**self).answer_retry(reason, task, found)
     }
     fn stream_watcher(&self) -> Option<Box<dyn StreamWatcher>> {
         (**self).stream_watcher()

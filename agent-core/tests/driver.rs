@@ -723,6 +723,7 @@ fn misusing_the_state_machine_is_a_typed_error() {
         tool: "add".into(),
         content: "0".into(),
         error: None,
+        no_results: false,
     };
     assert!(matches!(
         run.tool_results(vec![wrong], 3),

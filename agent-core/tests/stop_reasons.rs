@@ -290,6 +290,43 @@ async fn loop_detection_stops_on_the_third_identical_call() {
 }
 
 #[tokio::test]
+async fn the_answer_turn_says_when_the_calls_found_nothing() {
+    // A lookup without results, then a failed call, then the lookup again:
+    // the answer turn says the calls found nothing.
+    let model = ScriptedModel::new()
+        .call("1", "lookup", json!({"q": "x"}))
+        .call("2", "fail", json!({}))
+        .call("3", "lookup", json!({"q": "x"}))
+        .call("4", "lookup", json!({"q": "x"}))
+        .text("I cannot find it.");
+    let (runner, model) = agent(model, Budget::default());
+    let outcome = runner.run("what is x?").await;
+    assert!(outcome.forced_answer);
+    let requests = model.requests();
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    assert!(asked.contains("found nothing"), "{asked}");
+    assert!(asked.contains("what is x?"), "{asked}");
+
+    // One call that found something, and the request asks for the answer
+    // the results show.
+    let model = ScriptedModel::new()
+        .call("1", "lookup", json!({"q": "x"}))
+        .call("2", "add", json!({"a": 2, "b": 1}))
+        .call("3", "add", json!({"a": 2, "b": 1}))
+        .text("3");
+    let (runner, model) = agent(model, Budget::default());
+    let outcome = runner.run("add").await;
+    assert_eq!(outcome.stop_reason, StopReason::RepeatedCall);
+    let requests = model.requests();
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    assert!(!asked.contains("found nothing"), "{asked}");
+    assert!(
+        asked.contains("Answer from the tool results above"),
+        "{asked}"
+    );
+}
+
+#[tokio::test]
 async fn repeating_the_call_that_just_succeeded_asks_for_the_answer() {
     // The call of the round just before, again: not run, the answer turn.
     let model = ScriptedModel::new()

@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use agent_core::message::ToolSpec;
-use agent_core::{Completion, Transport};
+use agent_core::{Completion, Findings, Transport};
 use agent_native::{DEFAULT_SYSTEM_PROMPT, NativeTransport};
 use agent_text::{Dialect, PromptBuilder, TextTransport};
 use agent_tools::builtin;
@@ -121,7 +121,9 @@ fn default_prompts_and_corrections_hold_no_example_values() {
     let text = TextTransport::new();
     let native = NativeTransport::new();
     for transport in [&text as &dyn Transport, &native] {
-        texts.push(transport.answer_request("<task>").content);
+        for found in [Findings::Something, Findings::Nothing] {
+            texts.push(transport.answer_request("<task>", found).content);
+        }
         for message in transport.malformed("the reply was empty", &specs) {
             texts.push(message.content);
         }

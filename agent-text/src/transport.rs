@@ -9,7 +9,9 @@ use std::sync::{Arc, Mutex};
 
 use agent_core::message::{Constraint, ToolSpec};
 use agent_core::tool::Observation;
-use agent_core::transport::{Decision, Interpretation, Opening, RequestParts, StreamWatcher, Turn};
+use agent_core::transport::{
+    Decision, Findings, Interpretation, Opening, RequestParts, StreamWatcher, Turn,
+};
 use agent_core::{Completion, CompletionRequest, Message, ToolCall, Transport};
 
 use crate::grammar;
@@ -275,8 +277,8 @@ impl Transport for TextTransport {
         ))]
     }
 
-    fn answer_retry(&self, reason: &str, task: &str) -> Message {
-        let request = self.answer_request(task);
+    fn answer_retry(&self, reason: &str, task: &str, found: Findings) -> Message {
+        let request = self.answer_request(task, found);
         let rest = request
             .content
             .strip_prefix("Observation: ")
@@ -287,15 +289,20 @@ impl Transport for TextTransport {
         ))
     }
 
-    fn answer_request(&self, task: &str) -> Message {
+    fn answer_request(&self, task: &str, found: Findings) -> Message {
         let label = match self.prompt.dialect() {
             Dialect::Classic => "`Final Answer: ...`",
             Dialect::AnswerEnding => "`Answer: ...`",
             Dialect::Paper => "`Action: Finish[...]`",
         };
-        Message::user(format!(
-            "Observation: No more tool calls are possible. The question was: {task}\nReply now with `Thought: ...` then {label}: the answer the observations above show, or, if they do not show it, that you cannot find it."
-        ))
+        Message::user(match found {
+            Findings::Something => format!(
+                "Observation: No more tool calls are possible. The question was: {task}\nReply now with `Thought: ...` then {label}: the answer the observations above show, or, if they do not show it, that you cannot find it."
+            ),
+            Findings::Nothing => format!(
+                "Observation: No more tool calls are possible, and the calls above found nothing. The question was: {task}\nReply now with `Thought: ...` then {label}: that you cannot find it, unless the observations above show the answer."
+            ),
+        })
     }
 
     fn stream_watcher(&self) -> Option<Box<dyn StreamWatcher>> {

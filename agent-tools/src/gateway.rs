@@ -488,6 +488,7 @@ impl Toolbox for ToolSet {
             }
             Ok(Ok(result)) => result?,
         };
-        Ok(ToolOutput::new(self.cap(output.content)))
+        let content = self.cap(output.content);
+        Ok(ToolOutput { content, ..output })
     }
 }

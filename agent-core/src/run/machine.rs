@@ -8,7 +8,7 @@ use crate::message::{Completion, Usage};
 use crate::model::ModelError;
 use crate::outcome::{Outcome, StopReason};
 use crate::tool::{Observation, ToolErrorKind};
-use crate::transport::{Decision, Turn};
+use crate::transport::{Decision, Findings, Turn};
 
 use super::plan::skip;
 use super::window::json_len;
@@ -87,9 +87,20 @@ impl Run {
     /// Asks for the answer on a turn that may only answer.
     fn answer_turn(&mut self, reason: StopReason) -> Step {
         self.state.answer_turn_used = true;
-        let request = self.transport.answer_request(&self.state.task);
+        let request = self
+            .transport
+            .answer_request(&self.state.task, self.findings());
         self.push(request);
         self.issue_request(Some(reason))
+    }
+
+    /// What the run's calls found, for the answer turn's request.
+    fn findings(&self) -> Findings {
+        if self.state.progress.found_something {
+            Findings::Something
+        } else {
+            Findings::Nothing
+        }
     }
 
     /// A forced answer turn whose reply was no answer (a call, a
@@ -103,7 +114,9 @@ impl Run {
             return;
         }
         self.state.answer_retry_used = true;
-        let message = self.transport.answer_retry(reason, &self.state.task);
+        let message = self
+            .transport
+            .answer_retry(reason, &self.state.task, self.findings());
         self.push(message);
         self.build_request(true);
         if self.over_token_budget() {

@@ -174,6 +174,11 @@ struct PromptAnchor {
 struct ToolProgress {
     /// Some call of the run gave a result.
     any_result: bool,
+    /// Some call of the run (or the history it continues) gave a result
+    /// that found something: the answer turn asks for the answer the
+    /// results show; otherwise it says that the calls found nothing.
+    #[serde(default)]
+    found_something: bool,
     /// Every call of the last round failed (or was not run).
     last_round_failed: bool,
     /// The model was already asked to try again once.
@@ -367,6 +372,7 @@ impl Run {
         run.state.window_start = run.state.head;
         let history = history.into_iter().skip_while(|m| m.role == Role::System);
         for message in history {
+            run.state.progress.found_something = true;
             run.push(message);
         }
         run.state.task_index = run.state.transcript.len();

@@ -199,12 +199,14 @@ impl Run {
                     tool: call.name.clone(),
                     content: format!("Error ({}): {reason}", ToolErrorKind::Skipped.label()),
                     error: Some(ToolErrorKind::Skipped),
+                    no_results: false,
                 }),
                 CallPlan::Answered { content } => round.push(Observation {
                     call_id: call.id.clone(),
                     tool: call.name.clone(),
                     content: content.clone(),
                     error: None,
+                    no_results: false,
                 }),
                 CallPlan::Run | CallPlan::Repeat => {
                     let Some(mut observation) = executed.next() else {
@@ -216,6 +218,8 @@ impl Run {
                             observation.content.clone(),
                         ));
                     }
+                    // Answered repeats do not count here: their result came before.
+                    self.state.progress.found_something |= observation.found_something();
                     if observation.error.is_none() && self.state.budget.ground_numbers {
                         self.state.grounding.learn(&observation.content);
                     }

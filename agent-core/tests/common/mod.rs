@@ -43,7 +43,7 @@ fn spec(name: &str) -> ToolSpec {
 #[async_trait]
 impl Toolbox for TestTools {
     fn specs(&self) -> Vec<ToolSpec> {
-        ["add", "sleep", "seq", "fail", "boom"]
+        ["add", "sleep", "seq", "fail", "boom", "lookup"]
             .into_iter()
             .map(spec)
             .collect()
@@ -79,6 +79,7 @@ impl Toolbox for TestTools {
                 }
                 Ok(ToolOutput::new("seq done"))
             }
+            "lookup" => Ok(ToolOutput::no_results("No entry mentions that.")),
             "fail" => Err(ToolError::failed("the service said no")
                 .with_source(std::io::Error::other("connection reset by 10.0.0.7"))),
             "boom" => {

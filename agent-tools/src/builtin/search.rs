@@ -340,14 +340,14 @@ impl Tool for Search {
                 .map(|w| format!("\"{}\"", w.chars().take(40).collect::<String>()))
                 .collect::<Vec<_>>()
                 .join(", ");
-            return Ok(ToolOutput::new(format!(
+            return Ok(ToolOutput::no_results(format!(
                 "No results: no entry mentions {words}.{} Try another name for it; if that finds nothing either, the encyclopedia does not cover it.",
                 self.language_hint(&args.query)
             )));
         }
         let hits = self.query(&args.query);
         if hits.is_empty() {
-            return Ok(ToolOutput::new(format!(
+            return Ok(ToolOutput::no_results(format!(
                 "No results for {:?}.{} Try one or two other key words; if they find nothing either, the encyclopedia does not cover it.",
                 args.query.chars().take(100).collect::<String>(),
                 self.language_hint(&args.query)
@@ -401,6 +401,24 @@ mod tests {
         }
         assert_eq!(titles("Tokyo")[0], "Tokyo");
         assert!(titles("capital").len() <= DEFAULT_MAX_RESULTS);
+    }
+
+    #[tokio::test]
+    async fn a_search_without_results_says_it_found_nothing() {
+        let search = Search::new();
+        for query in ["Atlantis", "Zyxwv"] {
+            let out = search
+                .call(serde_json::json!({ "query": query }))
+                .await
+                .unwrap();
+            assert!(out.no_results, "{query}: {out:?}");
+            assert!(out.content.starts_with("No results"), "{out:?}");
+        }
+        let found = search
+            .call(serde_json::json!({"query": "Tokyo"}))
+            .await
+            .unwrap();
+        assert!(!found.no_results, "{found:?}");
     }
 
     #[tokio::test]
