@@ -147,14 +147,15 @@ pub trait Transport: Send + Sync + fmt::Debug {
     /// message is what it copies when the answer is right above it. When
     /// no call found anything, it says so, and that the answer then is
     /// that it cannot be found: otherwise a small model answers from
-    /// memory.
+    /// memory. It adds no "unless the results show it": a small model
+    /// copies that clause as its reasoning and then answers from memory.
     fn answer_request(&self, task: &str, found: Findings) -> Message {
         match found {
             Findings::Something => Message::user(format!(
                 "{task}\nAnswer from the tool results above, without calling tools."
             )),
             Findings::Nothing => Message::user(format!(
-                "{task}\nThe tool calls above found nothing. Without calling tools, answer that you cannot find it, unless their results show the answer."
+                "{task}\nThe tool calls above found nothing, so answer, without calling tools, that you cannot find it."
             )),
         }
     }

@@ -300,7 +300,7 @@ impl Transport for TextTransport {
                 "Observation: No more tool calls are possible. The question was: {task}\nReply now with `Thought: ...` then {label}: the answer the observations above show, or, if they do not show it, that you cannot find it."
             ),
             Findings::Nothing => format!(
-                "Observation: No more tool calls are possible, and the calls above found nothing. The question was: {task}\nReply now with `Thought: ...` then {label}: that you cannot find it, unless the observations above show the answer."
+                "Observation: No more tool calls are possible, and the calls above found nothing. The question was: {task}\nReply now with `Thought: ...` then {label}: that you cannot find it."
             ),
         })
     }
