@@ -193,7 +193,10 @@ fn is_grounded(written: &str, digits: &str, known: &BTreeSet<String>) -> bool {
     }
     // A rounded or cut copy of a longer number: all but its last digit
     // begin that number (the last may have been rounded up).
-    let stem = &digits[..digits.len() - 1];
+    // `digits` is ASCII (digits and a point); `get` keeps that a checked fact.
+    let Some(stem) = digits.get(..digits.len() - 1) else {
+        return false;
+    };
     known
         .range(stem.to_string()..)
         .take_while(|k| k.starts_with(stem))
