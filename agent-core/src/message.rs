@@ -192,7 +192,7 @@ impl CompletionRequest {
 
 /// The empty tool list of a request that offers none: one shared
 /// allocation for the process, not one per request.
-pub(crate) fn no_tools() -> Arc<[ToolSpec]> {
+pub fn no_tools() -> Arc<[ToolSpec]> {
     static NONE: std::sync::OnceLock<Arc<[ToolSpec]>> = std::sync::OnceLock::new();
     Arc::clone(NONE.get_or_init(|| Arc::from(Vec::new())))
 }

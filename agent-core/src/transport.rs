@@ -77,6 +77,10 @@ pub struct RequestParts<'a> {
     pub tools: &'a Arc<[ToolSpec]>,
     /// This turn may only answer: no tool calls (a forced answer turn).
     pub answer_only: bool,
+    /// This answer turn asks a second time, because the first reply was
+    /// no answer (often a tool call written out as text): a transport may
+    /// then leave out what invited the call, such as the tool list.
+    pub answer_retry: bool,
     /// Cap on generated tokens.
     pub max_tokens: Option<u32>,
     /// Sampling temperature.

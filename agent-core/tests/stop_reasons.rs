@@ -327,6 +327,28 @@ async fn the_answer_turn_says_when_the_calls_found_nothing() {
 }
 
 #[tokio::test]
+async fn repeating_a_call_that_found_nothing_asks_for_a_different_call() {
+    // A lookup that found nothing, again right away: the model is stuck,
+    // not done. The repeat runs, says to change the call, and the work
+    // goes on; a different call then finds the answer.
+    let model = ScriptedModel::new()
+        .call("1", "lookup", json!({"q": "x"}))
+        .call("2", "lookup", json!({"q": "x"}))
+        .call("3", "add", json!({"a": 2, "b": 1}))
+        .text("3");
+    let (runner, model) = agent(model, Budget::default());
+    let outcome = runner.run("add").await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert!(!outcome.forced_answer);
+    assert_eq!(outcome.answer.as_deref(), Some("3"));
+    assert_eq!(outcome.tool_calls, 3);
+    let requests = model.requests();
+    let told = &requests[2].messages.last().unwrap().content;
+    assert!(told.starts_with("No entry mentions that."), "{told}");
+    assert!(told.contains("Make a different call"), "{told}");
+}
+
+#[tokio::test]
 async fn repeating_the_call_that_just_succeeded_asks_for_the_answer() {
     // The call of the round just before, again: not run, the answer turn.
     let model = ScriptedModel::new()

@@ -62,6 +62,25 @@ pub(crate) fn calls_in_content(content: &str, tool_names: &[&str]) -> Vec<ToolCa
     }
 }
 
+/// Whether `content` opens like a tool call written as text (a
+/// `<tool_call>` tag, or an object whose first key is `name`) but could
+/// not be read as one: cut off at the token limit, or broken JSON. Such a
+/// reply is no answer, whatever it holds.
+pub(crate) fn looks_like_broken_call(content: &str) -> bool {
+    let text = strip_fence(content.trim());
+    if text.starts_with("<tool_call>") {
+        return true;
+    }
+    let Some(rest) = text.strip_prefix('{').or_else(|| {
+        text.strip_prefix('[')
+            .and_then(|r| r.trim_start().strip_prefix('{'))
+    }) else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    rest.starts_with("\"name\"") && serde_json::from_str::<Value>(text).is_err()
+}
+
 fn strip_fence(text: &str) -> &str {
     let Some(after) = text.strip_prefix("```") else {
         return text;
@@ -111,5 +130,19 @@ mod tests {
             calls_in_content(r#"{"name": "lookup", "arguments": {}}"#, &[]).len(),
             1
         );
+    }
+
+    #[test]
+    fn a_cut_off_call_is_told_from_an_answer() {
+        assert!(looks_like_broken_call(
+            r#"{"name": "calculator", "arguments": {"expression":"23.5 * 1000000"#
+        ));
+        assert!(looks_like_broken_call(
+            "```json\n{\"name\": \"grep\", \"argu"
+        ));
+        assert!(looks_like_broken_call("<tool_call>\n{\"name\": \"grep\""));
+        assert!(!looks_like_broken_call(r#"{"name": "Alice", "age": 3}"#));
+        assert!(!looks_like_broken_call("The name is Alice {\"name\""));
+        assert!(!looks_like_broken_call("42"));
     }
 }

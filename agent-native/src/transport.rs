@@ -14,7 +14,7 @@ use agent_core::{Completion, CompletionRequest, Message, Transport};
 use crate::answer_tool::{
     ANSWER_TOOL, AnswerCall, WithAnswerTool, answer_in_object, has_own_answer_tool, take_answer,
 };
-use crate::content_calls::calls_in_content;
+use crate::content_calls::{calls_in_content, looks_like_broken_call};
 
 /// The default system prompt of [`AnswerMode::AfterCalls`]: one short
 /// sentence (every prompt token costs time on a local model) that sends
@@ -170,9 +170,18 @@ impl Transport for NativeTransport {
         // templates) keeps its whole prefix cache, with `tool_choice`
         // none. (llama.cpp ignores a grammar sent beside tools, so the
         // wording of the answer request is what keeps the reply in words.)
-        request.tools = match self.answer_tool_for(parts.tools) {
-            Some(answer_tool) => answer_tool.tools(parts.tools),
-            None => Arc::clone(parts.tools),
+        // Some small models (Qwen2.5-Coder 0.5B) answer a tool list with a
+        // call written as text whatever `tool_choice` says; when the first
+        // answer turn got one, the second lists no tools. That costs the
+        // prefix cache (the tools are rendered into the system prompt), so
+        // only a retry pays it.
+        request.tools = if parts.answer_retry {
+            agent_core::message::no_tools()
+        } else {
+            match self.answer_tool_for(parts.tools) {
+                Some(answer_tool) => answer_tool.tools(parts.tools),
+                None => Arc::clone(parts.tools),
+            }
         };
         request.tool_choice = if parts.answer_only {
             ToolChoice::None
@@ -250,6 +259,10 @@ impl Transport for NativeTransport {
             Decision::Act(calls.as_slice().into())
         } else if text.trim().is_empty() {
             Decision::Malformed("the reply was empty".into())
+        } else if looks_like_broken_call(&text) {
+            Decision::Malformed(
+                "the reply was a tool call written as text and cut off or broken".into(),
+            )
         } else if !text.chars().any(char::is_alphanumeric) {
             // A stray `{` from a tool call the server did not parse is not
             // an answer.

@@ -82,6 +82,41 @@ async fn by_default_every_turn_is_a_call_and_the_answer_comes_after_them() {
 }
 
 #[tokio::test]
+async fn an_answer_turn_answered_with_a_written_call_asks_again_without_tools() {
+    // Qwen2.5-Coder 0.5B writes the call it repeated as text on the answer
+    // turn whatever `tool_choice` says, and once cut off at the token
+    // limit; neither is an answer.
+    let written = r#"{"name": "calculator", "arguments": {"expression": "385 / 3.5"}}"#;
+    for first_reply in [written, &written[..40]] {
+        let model = Arc::new(
+            ScriptedModel::new()
+                .call("c1", "calculator", json!({"expression": "385 / 3.5"}))
+                .call("c2", "calculator", json!({"expression": "385 / 3.5"}))
+                .text(first_reply)
+                .text("110 km/h"),
+        );
+        let task = "A train covers 385 km in 3.5 hours. What is its speed?";
+        let outcome = agent(&model, NativeTransport::new()).run(task).await;
+        assert_eq!(outcome.answer.as_deref(), Some("110 km/h"), "{first_reply}");
+        assert!(outcome.forced_answer);
+        let requests = model.requests();
+        assert_eq!(requests.len(), 4);
+        assert_eq!(
+            names(&requests[2]),
+            ["calculator"],
+            "the first ask keeps the cache"
+        );
+        assert!(
+            requests[3].tools.is_empty(),
+            "the second ask offers no tools"
+        );
+        let asked = requests[3].messages.last().unwrap();
+        assert!(asked.content.starts_with("Error: "), "{}", asked.content);
+        assert!(asked.content.contains(task), "{}", asked.content);
+    }
+}
+
+#[tokio::test]
 async fn a_malformed_turn_asks_for_a_call_when_turns_must_be_calls() {
     let model = Arc::new(
         ScriptedModel::new()
@@ -224,6 +259,7 @@ fn render_with(transport: &NativeTransport, tool: &str) -> agent_core::Completio
         messages: &messages,
         tools: &tools,
         answer_only: false,
+        answer_retry: false,
         max_tokens: None,
         temperature: None,
     })

@@ -212,7 +212,12 @@ impl Run {
                     let Some(mut observation) = executed.next() else {
                         continue;
                     };
-                    if observation.error.is_none() && self.state.budget.answer_on_repeat {
+                    // A repeat of a call that found nothing runs again
+                    // and is told so: the model is stuck, not done.
+                    if observation.error.is_none()
+                        && !observation.no_results
+                        && self.state.budget.answer_on_repeat
+                    {
                         succeeded.push((
                             canonical_call_key(&call.name, &call.arguments),
                             observation.content.clone(),
@@ -224,7 +229,13 @@ impl Run {
                         self.state.grounding.learn(&observation.content);
                     }
                     let seen = self.count_result(&observation);
-                    if *plan == CallPlan::Repeat {
+                    if *plan == CallPlan::Repeat && !observation.found_something() {
+                        observation.content.push_str(
+                            "\n(Note: you already made this exact call, and again it gave \
+                             nothing to answer with. Make a different call: other arguments \
+                             or another tool.)",
+                        );
+                    } else if *plan == CallPlan::Repeat {
                         observation.content.push_str(
                             "\n(Note: you already made this exact call and got this result. \
                              Do not call it again; if you have what you need, give the final answer.)",

@@ -97,6 +97,7 @@ impl Run {
             messages: &messages,
             tools: &state.tools,
             answer_only,
+            answer_retry: answer_only && state.answer_retry_used,
             max_tokens: state.options.max_tokens,
             temperature: state.options.temperature,
         });

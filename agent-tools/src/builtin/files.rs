@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use agent_core::tool::ToolErrorKind;
-use agent_core::{Tool, ToolError};
+use agent_core::{Tool, ToolError, ToolOutput};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -170,9 +170,10 @@ impl FileTools {
 }
 
 /// Runs blocking file work off the async threads.
-async fn blocking<F>(root: Arc<FileRoot>, work: F) -> Result<String, ToolError>
+async fn blocking<F, O>(root: Arc<FileRoot>, work: F) -> Result<O, ToolError>
 where
-    F: FnOnce(&FileRoot) -> Result<String, ToolError> + Send + 'static,
+    F: FnOnce(&FileRoot) -> Result<O, ToolError> + Send + 'static,
+    O: Send + 'static,
 {
     tokio::task::spawn_blocking(move || work(&root))
         .await
@@ -283,6 +284,14 @@ fn with_note(note: Option<String>, body: String) -> String {
     }
 }
 
+/// [`with_note`] on an output, keeping whether it found anything.
+fn output_with_note(note: Option<String>, output: ToolOutput) -> ToolOutput {
+    ToolOutput {
+        content: with_note(note, output.content),
+        ..output
+    }
+}
+
 fn read_file(root: &FileRoot, args: ReadFileArgs) -> Result<String, ToolError> {
     let (path, note) = resolve_or_closest(root, &args.path)?;
     read_lines(root, &path, &args).map(|body| with_note(note, body))
@@ -364,7 +373,7 @@ fn labelled_row(line: &str, separator: char, names: &[String]) -> Option<String>
     Some(row.chars().take(300).collect())
 }
 
-fn grep(root: &FileRoot, args: GrepArgs) -> Result<String, ToolError> {
+fn grep(root: &FileRoot, args: GrepArgs) -> Result<ToolOutput, ToolError> {
     if args.pattern.is_empty() {
         return Err(ToolError::invalid_args("`pattern` is empty"));
     }
@@ -387,7 +396,7 @@ fn grep(root: &FileRoot, args: GrepArgs) -> Result<String, ToolError> {
             ))
         })?;
     let (base, note) = resolve_dir_or_closest(root, args.path.as_deref().unwrap_or("."))?;
-    grep_in(root, &base, &args, &regex, is_regex).map(|body| with_note(note, body))
+    grep_in(root, &base, &args, &regex, is_regex).map(|output| output_with_note(note, output))
 }
 
 /// `grep` in `base`, a file or a directory, once the pattern is built.
@@ -397,7 +406,7 @@ fn grep_in(
     args: &GrepArgs,
     regex: &regex::Regex,
     is_regex: bool,
-) -> Result<String, ToolError> {
+) -> Result<ToolOutput, ToolError> {
     let files = if base.is_dir() {
         walk(base)
     } else {
@@ -471,6 +480,8 @@ fn grep_in(
             args.pattern,
             root.relative(base)
         );
+        // A short file shown whole is something found; a bare miss is not.
+        let shown_whole = short_file.is_some();
         if let Some((shown, text)) = short_file {
             let lines: Vec<&str> = text.lines().collect();
             message.push_str(&format!(
@@ -485,12 +496,16 @@ fn grep_in(
         } else {
             message.push_str("; try a shorter text or another word");
         }
-        return Ok(message);
+        return Ok(if shown_whole {
+            ToolOutput::new(message)
+        } else {
+            ToolOutput::no_results(message)
+        });
     }
     if more > 0 {
         out.push(format!("[... {more} more matches not shown]"));
     }
-    Ok(out.join("\n"))
+    Ok(ToolOutput::new(out.join("\n")))
 }
 
 /// Values shown at most for a column.
@@ -585,7 +600,7 @@ fn first_line(text: &str) -> &str {
     text.lines().last().unwrap_or(text).trim()
 }
 
-fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<String, ToolError> {
+fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<ToolOutput, ToolError> {
     let glob = globset::GlobBuilder::new(args.glob.trim())
         .literal_separator(false)
         .case_insensitive(true)
@@ -632,21 +647,30 @@ fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<String, ToolEr
         // that directory, or the one clearly meant, holds.
         let named_dir = nearby::closest_directory(root, &within)
             .and_then(|dir| root.resolve(&dir, Access::Read).ok().map(|p| (dir, p)));
+        // A directory's listing is something found; similar paths are not.
+        let listed = named_dir.is_some();
         let hint = match named_dir {
             Some((dir, path)) => format!(" The directory `{dir}` has: {}.", nearby::listing(&path)),
             None => nearby::hint(root, &within),
         };
-        let body = format!(
-            "no files match `{}` under `{}`, ignoring case.{hint}",
-            args.glob,
-            root.relative(&base),
+        let body = with_note(
+            note,
+            format!(
+                "no files match `{}` under `{}`, ignoring case.{hint}",
+                args.glob,
+                root.relative(&base),
+            ),
         );
-        return Ok(with_note(note, body));
+        return Ok(if listed {
+            ToolOutput::new(body)
+        } else {
+            ToolOutput::no_results(body)
+        });
     }
     if more > 0 {
         found.push(format!("[... {more} more files not shown]"));
     }
-    Ok(with_note(note, found.join("\n")))
+    Ok(ToolOutput::new(with_note(note, found.join("\n"))))
 }
 
 fn write_file(root: &FileRoot, args: WriteFileArgs) -> Result<String, ToolError> {
