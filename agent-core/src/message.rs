@@ -273,6 +273,10 @@ pub enum FinishReason {
     ContentFilter,
     /// The loop stopped reading a stream because the step was complete.
     StreamCut,
+    /// The loop stopped reading a stream that kept repeating itself (a
+    /// small model stuck emitting the same characters until its token
+    /// limit).
+    Repetition,
     /// Anything else the provider said.
     Other(String),
 }

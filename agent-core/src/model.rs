@@ -288,6 +288,20 @@ impl CompletionAccumulator {
         self.text.truncate(len);
     }
 
+    /// Whether the text or a call's arguments so far end in a runaway:
+    /// one short pattern (at most [`RUNAWAY_PERIOD`] bytes, such as `0`
+    /// or `, 0`) repeated over the last [`RUNAWAY_BYTES`] bytes. Small
+    /// models fall into such loops and stay in them until their token
+    /// limit, which on a local server costs a minute of generation for
+    /// nothing.
+    pub fn runs_away(&self) -> bool {
+        ends_in_repetition(&self.text)
+            || self
+                .calls
+                .values()
+                .any(|call| ends_in_repetition(&call.arguments))
+    }
+
     /// Sets the finish reason.
     pub fn set_finish_reason(&mut self, reason: FinishReason) {
         self.finish_reason = Some(reason);
@@ -315,6 +329,23 @@ impl CompletionAccumulator {
     }
 }
 
+/// How many bytes of one repeated pattern make a runaway output.
+pub const RUNAWAY_BYTES: usize = 400;
+
+/// The longest pattern, in bytes, whose repetition makes a runaway.
+pub const RUNAWAY_PERIOD: usize = 8;
+
+/// Whether `text` ends in one pattern of at most [`RUNAWAY_PERIOD`] bytes
+/// repeated over [`RUNAWAY_BYTES`] bytes.
+fn ends_in_repetition(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let Some(start) = bytes.len().checked_sub(RUNAWAY_BYTES + RUNAWAY_PERIOD) else {
+        return false;
+    };
+    let tail = &bytes[start..];
+    (1..=RUNAWAY_PERIOD).any(|period| (period..tail.len()).all(|i| tail[i] == tail[i - period]))
+}
+
 /// Decodes a tool call's JSON arguments text. Empty text is `{}`; text that
 /// is not JSON is kept as a JSON string (the gateway reports it).
 pub fn parse_arguments(raw: String) -> Value {
@@ -328,6 +359,28 @@ pub fn parse_arguments(raw: String) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_runaway_is_a_short_pattern_repeated_for_hundreds_of_bytes() {
+        let zeros = format!(
+            "{{\"expression\": \"23.5 * 1{}",
+            "0".repeat(RUNAWAY_BYTES + 8)
+        );
+        assert!(ends_in_repetition(&zeros));
+        assert!(ends_in_repetition(&format!("[1{}", ", 0".repeat(200))));
+        assert!(!ends_in_repetition(&"0".repeat(RUNAWAY_BYTES)));
+        // Long ordinary text, a long number and a table are not runaways.
+        let prose = "The api talks to the worker through a Redis queue. ".repeat(20);
+        assert!(!ends_in_repetition(&prose));
+        let digits: String = (0..200)
+            .map(|i| char::from(b'0' + (i * 7 % 10) as u8))
+            .collect();
+        assert!(!ends_in_repetition(&digits.repeat(3)));
+        let table = (0..40)
+            .map(|i| format!("| {i} | {} |\n", i * 3))
+            .collect::<String>();
+        assert!(!ends_in_repetition(&table));
+    }
     use futures::StreamExt;
 
     #[test]

@@ -229,6 +229,11 @@ impl Agent {
                 }
             }
             acc.push(delta);
+            if acc.runs_away() {
+                tracing::warn!("the model's output kept repeating itself; its stream was cut");
+                acc.set_finish_reason(FinishReason::Repetition);
+                return Ok(acc.finish());
+            }
         }
         Ok(acc.finish())
     }
