@@ -214,10 +214,7 @@ impl Run {
                     };
                     // A repeat of a call that found nothing runs again
                     // and is told so: the model is stuck, not done.
-                    if observation.error.is_none()
-                        && !observation.no_results
-                        && self.state.budget.answer_on_repeat
-                    {
+                    if observation.found_something() && self.state.budget.answer_on_repeat {
                         succeeded.push((
                             canonical_call_key(&call.name, &call.arguments),
                             observation.content.clone(),

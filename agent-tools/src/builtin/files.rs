@@ -496,10 +496,9 @@ fn grep_in(
         } else {
             message.push_str("; try a shorter text or another word");
         }
-        return Ok(if shown_whole {
-            ToolOutput::new(message)
-        } else {
-            ToolOutput::no_results(message)
+        return Ok(ToolOutput {
+            content: message,
+            no_results: !shown_whole,
         });
     }
     if more > 0 {
@@ -661,10 +660,9 @@ fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<ToolOutput, To
                 root.relative(&base),
             ),
         );
-        return Ok(if listed {
-            ToolOutput::new(body)
-        } else {
-            ToolOutput::no_results(body)
+        return Ok(ToolOutput {
+            content: body,
+            no_results: !listed,
         });
     }
     if more > 0 {
