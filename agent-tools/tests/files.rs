@@ -51,6 +51,15 @@ fn fixture() -> Fixture {
     }
 }
 
+/// Two log files under `logs/`, too long together to be shown whole.
+fn write_long_logs(root: &Path) {
+    std::fs::create_dir_all(root.join("logs")).unwrap();
+    for day in 1..=2 {
+        let lines: String = (0..40).map(|i| format!("day {day} event {i}\n")).collect();
+        std::fs::write(root.join(format!("logs/day-{day}.log")), lines).unwrap();
+    }
+}
+
 fn tools(root: &Path, read_only: bool) -> ToolSet {
     registry(&["files"], Some(root), read_only)
         .unwrap()
@@ -338,7 +347,7 @@ async fn read_file_numbers_lines_and_reads_ranges() {
         .unwrap_err();
     assert_eq!(
         msg,
-        "no such file or directory: `lib.md`. Similar paths: `src/lib.rs`, `src/lib.txt`."
+        "no such file or directory: `lib.md`. Similar paths: `src/lib.rs`, `src/lib.txt`. Read one with read_file."
     );
     std::fs::remove_file(f.root.join("src/lib.txt")).unwrap();
     let (kind, msg) = call(&tools, "read_file", json!({"path": "/home/me/nothing.rs"}))
@@ -404,10 +413,20 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
     let out = call(&tools, "grep", json!({"pattern": "SECRET"}))
         .await
         .unwrap();
-    // Nothing found among a few files names them (the text ones).
+    // Nothing found among a few files, short together, shows them whole
+    // (the text ones).
     assert_eq!(
         out,
-        "no matches for `SECRET` in 4 files under `.`, ignoring case; try another word, or read one of them: a.txt, src/lib.rs, src/main.rs"
+        "no matches for `SECRET` in 4 files under `.`, ignoring case. They are short; here they are whole:\n`a.txt`:\n1| alpha\n2| beta\n3| gamma\n4| beta again\n`src/lib.rs`:\n1| pub fn answer() -> u32 {\n2|     41\n3| }\n`src/main.rs`:\n1| fn main() {\n2|     println!(\"hi\");\n3| }"
+    );
+    // Nothing found among a few files too long to show names them.
+    write_long_logs(&f.root);
+    let out = call(&tools, "grep", json!({"pattern": "SECRET", "path": "logs"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        out,
+        "no matches for `SECRET` in 2 files under `logs`, ignoring case; read one of them with read_file, or grep another word: logs/day-1.log, logs/day-2.log"
     );
     // Nothing found in one short file shows it.
     let out = call(&tools, "grep", json!({"pattern": "delta", "path": "a.txt"}))
@@ -466,7 +485,7 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
         .unwrap();
     assert_eq!(
         out,
-        "no files match `main.py` under `.`, ignoring case. Similar paths: `src/main.rs`."
+        "no files match `main.py` under `.`, ignoring case. Similar paths: `src/main.rs`. Read one with read_file."
     );
     // A directory that is not there, but is clearly meant, is searched.
     std::fs::create_dir_all(f.root.join("documentation")).unwrap();
@@ -656,6 +675,9 @@ async fn a_search_that_finds_nothing_says_so_to_the_run() {
         }
     };
     let (nothing, out) = found_nothing("grep", json!({"pattern": "SECRET"})).await;
+    assert!(!nothing, "short files are shown whole: {out}");
+    write_long_logs(&f.root);
+    let (nothing, out) = found_nothing("grep", json!({"pattern": "SECRET", "path": "logs"})).await;
     assert!(nothing, "{out}");
     let (nothing, out) = found_nothing("search_files", json!({"glob": "main.py"})).await;
     assert!(nothing, "{out}");

@@ -627,11 +627,34 @@ fn constant(name: &str) -> Result<Number, CalcError> {
         "pi" => Ok(Number::Float(std::f64::consts::PI)),
         "e" => Ok(Number::Float(std::f64::consts::E)),
         "tau" => Ok(Number::Float(std::f64::consts::TAU)),
+        _ if looks_like_file_name(name) => Err(CalcError::Syntax(format!(
+            "`{}` is a file name, not a number: read the file first, then copy its numbers into the expression",
+            name.chars().take(64).collect::<String>()
+        ))),
         _ => Err(CalcError::Syntax(format!(
             "unknown name `{}`: the calculator reads only numbers; copy the numbers themselves into the expression, as in (<number> + <number> + <number>) / <how many> (constants: pi, e, tau)",
             name.chars().take(32).collect::<String>()
         ))),
     }
+}
+
+/// Extensions of the files whose numbers a task may ask to compute with.
+const DATA_FILE_EXTENSIONS: &[&str] = &[
+    "csv", "tsv", "txt", "json", "jsonl", "yaml", "yml", "toml", "ini", "cfg", "conf", "md", "log",
+    "xml", "dat", "xls", "xlsx",
+];
+
+/// Whether a name in an expression is a data file's name
+/// (`<stem>.<extension>`): a small model asked to add up a file's numbers
+/// passes the file to the calculator, and must be told to read it first.
+/// `math.pi` is not one.
+fn looks_like_file_name(name: &str) -> bool {
+    name.rsplit_once('.').is_some_and(|(stem, extension)| {
+        !stem.is_empty()
+            && DATA_FILE_EXTENSIONS
+                .iter()
+                .any(|known| known.eq_ignore_ascii_case(extension))
+    })
 }
 
 const FUNCTIONS: &str = "sqrt, abs, min, max, sum, mean, round, floor, ceil, ln, log, log10, log2, exp, pow, sin, cos, tan, asin, acos, atan";
@@ -1046,6 +1069,12 @@ mod tests {
         assert!(eval("1 + 2)").contains("after a complete expression"));
         assert!(eval("foo(1)").contains("unknown function `foo`"));
         assert!(eval("x + 1").contains("unknown name `x`"));
+        let file = eval("sum(expenses.csv)");
+        assert!(
+            file.contains("`expenses.csv` is a file name") && file.contains("read the file first"),
+            "{file}"
+        );
+        assert!(eval("config.port + 1").contains("unknown name `config.port`"));
         assert!(eval("sum(latency_ms)").contains("copy the numbers themselves"));
         assert!(eval("sqrt(50) round(2)").contains("round(<expression>, <digits>)"));
         assert!(eval("2 $ 3").contains("unexpected character `$`"));

@@ -19,7 +19,8 @@ use crate::typed::typed_tool;
 pub const MAX_READ_LINES: usize = 400;
 /// A file of at most this many lines is short: `read_file` shows it whole
 /// whatever range was asked (small models ask for ranges that cut off
-/// what they need), and a `grep` that finds nothing in it shows it.
+/// what they need), and a `grep` that finds nothing in it, or in a few
+/// files this short together, shows them.
 pub const SHORT_FILE_LINES: usize = 60;
 /// Files a `grep` that finds nothing names, when it searched this few.
 const MAX_NAMED_FILES: usize = 8;
@@ -415,8 +416,10 @@ fn grep_in(
     let searched = files.len();
     let mut out = Vec::new();
     let mut more = 0usize;
-    // The one file searched, when it is short: shown if nothing matches.
-    let mut short_file = None;
+    // The files searched, while they are few and short together: shown
+    // whole if nothing matches.
+    let mut short_files = Some(Vec::new());
+    let mut short_lines = 0usize;
     let mut texts = Vec::new();
     for file in &files {
         let shown = root.relative(file);
@@ -468,8 +471,11 @@ fn grep_in(
         {
             out.push(format!("{shown}: {values}"));
         }
-        if searched == 1 && text.lines().count() <= SHORT_FILE_LINES {
-            short_file = Some((shown, text));
+        short_lines += text.lines().count();
+        short_files = short_files
+            .filter(|files| files.len() < MAX_NAMED_FILES && short_lines <= SHORT_FILE_LINES);
+        if let Some(files) = short_files.as_mut() {
+            files.push((shown, text));
         }
     }
     if out.is_empty() {
@@ -480,17 +486,14 @@ fn grep_in(
             args.pattern,
             root.relative(base)
         );
-        // A short file shown whole is something found; a bare miss is not.
-        let shown_whole = short_file.is_some();
-        if let Some((shown, text)) = short_file {
-            let lines: Vec<&str> = text.lines().collect();
-            message.push_str(&format!(
-                ". `{shown}` is short; here it is whole:\n{}",
-                numbered(&lines, 1)
-            ));
+        // Short files shown whole are something found; a bare miss is not.
+        let short_files = short_files.filter(|files| !files.is_empty());
+        let shown_whole = short_files.is_some();
+        if let Some(files) = short_files {
+            message.push_str(&shown_whole_text(&files));
         } else if (2..=MAX_NAMED_FILES).contains(&texts.len()) {
             message.push_str(&format!(
-                "; try another word, or read one of them: {}",
+                "; read one of them with read_file, or grep another word: {}",
                 texts.join(", ")
             ));
         } else {
@@ -505,6 +508,25 @@ fn grep_in(
         out.push(format!("[... {more} more matches not shown]"));
     }
     Ok(ToolOutput::new(out.join("\n")))
+}
+
+/// The sentence of a `grep` miss that shows the short files it searched,
+/// each whole with its line numbers.
+fn shown_whole_text(files: &[(String, String)]) -> String {
+    let numbered_text = |text: &str| numbered(&text.lines().collect::<Vec<_>>(), 1);
+    match files {
+        [(shown, text)] => format!(
+            ". `{shown}` is short; here it is whole:\n{}",
+            numbered_text(text)
+        ),
+        _ => {
+            let mut out = String::from(". They are short; here they are whole:");
+            for (shown, text) in files {
+                out.push_str(&format!("\n`{shown}`:\n{}", numbered_text(text)));
+            }
+            out
+        }
+    }
 }
 
 /// Values shown at most for a column.

@@ -69,7 +69,7 @@ pub(crate) fn hint(root: &FileRoot, given: &str) -> String {
             .map(|p| format!("`{p}`"))
             .collect::<Vec<_>>()
             .join(", ");
-        return format!(" Similar paths: {list}.");
+        return format!(" Similar paths: {list}. Read one with read_file.");
     }
     let dir = nearest_directory(root, given);
     let listing = listing(&dir);
@@ -390,7 +390,7 @@ mod tests {
         assert_eq!(hint(&root, "db/qq"), " `db` has: v1/ (1 file).");
         assert_eq!(
             hint(&root, "config.ini"),
-            " Similar paths: `config/a.toml`, `config/b.toml`."
+            " Similar paths: `config/a.toml`, `config/b.toml`. Read one with read_file."
         );
         let empty = tempfile::tempdir().unwrap();
         let root = FileRoot::new(empty.path()).unwrap();
