@@ -322,7 +322,7 @@ async fn read_file_numbers_lines_and_reads_ranges() {
     // what the nearest directory holds.
     assert_eq!(
         msg,
-        "no such file or directory: `missing.txt`. `.` has: a.txt, blob.bin, src/ (2 files)."
+        "no such file or directory: `missing.txt`. `.` has: a.txt, blob.bin, src/lib.rs, src/main.rs. Read one with read_file."
     );
     // A guessed name with one clearly closest file reads that file, and
     // says so.
@@ -356,14 +356,14 @@ async fn read_file_numbers_lines_and_reads_ranges() {
     assert_eq!(kind, ToolErrorKind::Denied);
     assert_eq!(
         msg,
-        "absolute paths are not allowed: `/home/me/nothing.rs`; paths are relative to the working directory. `.` has: a.txt, blob.bin, src/ (2 files)."
+        "absolute paths are not allowed: `/home/me/nothing.rs`; paths are relative to the working directory. `.` has: a.txt, blob.bin, src/lib.rs, src/main.rs. Read one with read_file."
     );
     let (_, msg) = call(&tools, "read_file", json!({"path": "src"}))
         .await
         .unwrap_err();
     assert_eq!(
         msg,
-        "`src` is a directory, not a file; it has: lib.rs, main.rs"
+        "`src` is a directory, not a file; it has: src/lib.rs, src/main.rs"
     );
     let (_, msg) = call(&tools, "read_file", json!({"path": "blob.bin"}))
         .await
@@ -518,7 +518,9 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
         .await
         .unwrap();
     assert!(
-        out.ends_with("The directory `documentation` has: overview.md."),
+        out.ends_with(
+            "The directory `documentation` has: documentation/overview.md. Read one with read_file."
+        ),
         "{out}"
     );
     // A column's name found only in a table's header brings its values.

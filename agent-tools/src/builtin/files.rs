@@ -188,14 +188,14 @@ fn io_failure(what: &str, shown: &str, err: std::io::Error) -> ToolError {
 }
 
 /// Reads a text file, or says why it is not shown.
-fn read_text(path: &Path, shown: &str) -> Result<String, ToolError> {
+fn read_text(root: &FileRoot, path: &Path, shown: &str) -> Result<String, ToolError> {
     let meta = std::fs::metadata(path).map_err(|e| io_failure("read", shown, e))?;
     if meta.is_dir() {
-        let listing = nearby::listing(path);
-        let listing = if listing.is_empty() {
+        let listing = nearby::listing(root, path);
+        let listing = if listing.text.is_empty() {
             "it is empty".to_string()
         } else {
-            format!("it has: {listing}")
+            format!("it has: {}", listing.text)
         };
         return Err(ToolError::invalid_args(format!(
             "`{shown}` is a directory, not a file; {listing}"
@@ -300,7 +300,7 @@ fn read_file(root: &FileRoot, args: ReadFileArgs) -> Result<String, ToolError> {
 
 fn read_lines(root: &FileRoot, path: &Path, args: &ReadFileArgs) -> Result<String, ToolError> {
     let shown = root.relative(path);
-    let text = read_text(path, &shown)?;
+    let text = read_text(root, path, &shown)?;
     let lines: Vec<&str> = text.lines().collect();
     let total = lines.len();
     if total == 0 {
@@ -423,7 +423,7 @@ fn grep_in(
     let mut texts = Vec::new();
     for file in &files {
         let shown = root.relative(file);
-        let Ok(text) = read_text(file, &shown) else {
+        let Ok(text) = read_text(root, file, &shown) else {
             continue;
         };
         if texts.len() <= MAX_NAMED_FILES {
@@ -671,7 +671,15 @@ fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<ToolOutput, To
         // A directory's listing is something found; similar paths are not.
         let listed = named_dir.is_some();
         let hint = match named_dir {
-            Some((dir, path)) => format!(" The directory `{dir}` has: {}.", nearby::listing(&path)),
+            Some((dir, path)) => {
+                let listing = nearby::listing(root, &path);
+                let read_one = if listing.files_only {
+                    " Read one with read_file."
+                } else {
+                    ""
+                };
+                format!(" The directory `{dir}` has: {}.{read_one}", listing.text)
+            }
             None => nearby::hint(root, &within),
         };
         let body = with_note(
@@ -722,7 +730,7 @@ fn edit_file(root: &FileRoot, args: EditFileArgs) -> Result<String, ToolError> {
     }
     let path = root.resolve(&args.path, Access::Read)?;
     let shown = root.relative(&path);
-    let text = read_text(&path, &shown)?;
+    let text = read_text(root, &path, &shown)?;
     let count = text.matches(&args.old).count();
     match count {
         0 => Err(ToolError::failed(format!(

@@ -21,6 +21,9 @@ pub(crate) const MAX_WALKED_FILES: usize = 20_000;
 const MAX_SIMILAR: usize = 5;
 /// Directory entries shown at most.
 const MAX_LISTED_ENTRIES: usize = 15;
+/// A directory holding at most this many files, at any depth, is listed
+/// file by file, with paths a model can pass on as they are.
+const MAX_FLAT_FILES: usize = 12;
 /// Words shorter than this do not count as a match.
 const MIN_WORD_CHARS: usize = 3;
 /// The least score of a path read in place of one that is not there: its
@@ -72,11 +75,20 @@ pub(crate) fn hint(root: &FileRoot, given: &str) -> String {
         return format!(" Similar paths: {list}. Read one with read_file.");
     }
     let dir = nearest_directory(root, given);
-    let listing = listing(&dir);
-    if listing.is_empty() {
+    let listing = listing(root, &dir);
+    if listing.text.is_empty() {
         return " The working directory is empty.".into();
     }
-    format!(" `{}` has: {listing}.", root.relative(&dir))
+    let read_one = if listing.files_only {
+        " Read one with read_file."
+    } else {
+        ""
+    };
+    format!(
+        " `{}` has: {}.{read_one}",
+        root.relative(&dir),
+        listing.text
+    )
 }
 
 /// The one file that a read of `given`, a path that is not there, can
@@ -158,11 +170,28 @@ pub(crate) fn closest_directory(root: &FileRoot, given: &str) -> Option<String> 
     }
 }
 
-/// What `dir` holds, in one line: its files, and its directories with
-/// how many files each holds (`config/ (2 files)`). Empty when nothing.
-pub(crate) fn listing(dir: &Path) -> String {
+/// What a directory holds, in one line.
+pub(crate) struct Listing {
+    /// The entries, comma-separated; empty when the directory is.
+    pub(crate) text: String,
+    /// Whether every entry is a file (the directory holds few).
+    pub(crate) files_only: bool,
+}
+
+/// What `dir` holds, in one line: every file by its path from the root
+/// when it holds few ([`MAX_FLAT_FILES`]); otherwise its files, and its
+/// directories with how many files each holds (`config/ (2 files)`).
+pub(crate) fn listing(root: &FileRoot, dir: &Path) -> Listing {
+    let files = walk(dir);
+    if files.len() <= MAX_FLAT_FILES {
+        let shown: Vec<String> = files.iter().map(|file| root.relative(file)).collect();
+        return Listing {
+            text: shown.join(", "),
+            files_only: true,
+        };
+    }
     let mut entries: BTreeMap<String, Option<usize>> = BTreeMap::new();
-    for file in walk(dir) {
+    for file in files {
         let Ok(rest) = file.strip_prefix(dir) else {
             continue;
         };
@@ -190,7 +219,10 @@ pub(crate) fn listing(dir: &Path) -> String {
     if total > MAX_LISTED_ENTRIES {
         shown.push(format!("and {} more", total - MAX_LISTED_ENTRIES));
     }
-    shown.join(", ")
+    Listing {
+        text: shown.join(", "),
+        files_only: false,
+    }
 }
 
 /// The deepest existing directory along `given`, inside the root.
@@ -385,9 +417,20 @@ mod tests {
         let root = FileRoot::new(dir.path()).unwrap();
         assert_eq!(
             hint(&root, "zzz.txt"),
-            " `.` has: README.md, config/ (2 files), db/ (1 file).",
+            " `.` has: README.md, config/a.toml, config/b.toml, db/v1/up.sql. Read one with read_file.",
         );
-        assert_eq!(hint(&root, "db/qq"), " `db` has: v1/ (1 file).");
+        assert_eq!(
+            hint(&root, "db/qq"),
+            " `db` has: db/v1/up.sql. Read one with read_file."
+        );
+        // More files are grouped by directory.
+        for n in 0..12 {
+            std::fs::write(dir.path().join(format!("db/v1/{n}.sql")), "").unwrap();
+        }
+        assert_eq!(
+            hint(&root, "zzz.txt"),
+            " `.` has: README.md, config/ (2 files), db/ (13 files).",
+        );
         assert_eq!(
             hint(&root, "config.ini"),
             " Similar paths: `config/a.toml`, `config/b.toml`. Read one with read_file."
