@@ -487,6 +487,29 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
         out,
         "no files match `main.py` under `.`, ignoring case. Similar paths: `src/main.rs`. Read one with read_file."
     );
+    // A pattern that starts with the directory searched gets the same
+    // similar paths as without the directory.
+    let configs = tempfile::tempdir().unwrap();
+    for (path, text) in [
+        ("config/dev/http.yaml", "backoff_ms: 100\n"),
+        ("config/prod/http.yaml", "backoff_ms: 1500\n"),
+        ("config/prod/db.yaml", "pool: 20\n"),
+    ] {
+        std::fs::create_dir_all(configs.path().join(path).parent().unwrap()).unwrap();
+        std::fs::write(configs.path().join(path), text).unwrap();
+    }
+    let config_tools = self::tools(configs.path(), true);
+    for dir in [None, Some("config"), Some("config/")] {
+        let mut args = json!({"glob": "config/http_client.yaml"});
+        if let Some(dir) = dir {
+            args["dir"] = json!(dir);
+        }
+        let out = call(&config_tools, "search_files", args).await.unwrap();
+        assert!(
+            out.ends_with("Similar paths: `config/dev/http.yaml`, `config/prod/http.yaml`. Read one with read_file."),
+            "{dir:?}: {out}"
+        );
+    }
     // A directory that is not there, but is clearly meant, is searched.
     std::fs::create_dir_all(f.root.join("documentation")).unwrap();
     std::fs::write(

@@ -658,11 +658,20 @@ fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<ToolOutput, To
     if found.is_empty() {
         // Hints look in the directory searched: what it holds, when no
         // name there looks like the pattern.
-        let within = match args.dir.as_deref().map(str::trim) {
-            Some(dir) if !dir.is_empty() && dir != "." => {
-                format!("{}/{}", dir.trim_end_matches('/'), args.glob.trim())
+        // A pattern that already starts with the directory (`config/*.yaml`
+        // in `config`) is not put under it twice.
+        let glob = args.glob.trim();
+        let within = match args.dir.as_deref().map(|d| d.trim().trim_end_matches('/')) {
+            Some(dir)
+                if !dir.is_empty()
+                    && dir != "."
+                    && !glob
+                        .strip_prefix(dir)
+                        .is_some_and(|rest| rest.starts_with('/')) =>
+            {
+                format!("{dir}/{glob}")
             }
-            _ => args.glob.trim().to_string(),
+            _ => glob.to_string(),
         };
         // A pattern that names a directory (`docs`) is answered with what
         // that directory, or the one clearly meant, holds.
