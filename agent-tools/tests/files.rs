@@ -340,15 +340,25 @@ async fn read_file_numbers_lines_and_reads_ranges() {
         read.starts_with("`/home/me/src/main.rs` is not a file in the working directory; the closest one is `src/main.rs`:\n1| fn main() {"),
         "{read}"
     );
-    // Two files as close: neither is read, both are named.
+    // Two files as close, short together: both are shown whole.
     std::fs::write(f.root.join("src/lib.txt"), "notes\n").unwrap();
-    let (_, msg) = call(&tools, "read_file", json!({"path": "lib.md"}))
+    let read = call(&tools, "read_file", json!({"path": "lib.md"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        read,
+        "`lib.md` is not a file in the working directory. The files with similar names are short; here they are whole:\n`src/lib.rs`:\n1| pub fn answer() -> u32 {\n2|     41\n3| }\n`src/lib.txt`:\n1| notes"
+    );
+    // Two files as close, too long to show: neither is read, both are named.
+    write_long_logs(&f.root);
+    let (_, msg) = call(&tools, "read_file", json!({"path": "day.log"}))
         .await
         .unwrap_err();
     assert_eq!(
         msg,
-        "no such file or directory: `lib.md`. Similar paths: `src/lib.rs`, `src/lib.txt`. Read one with read_file."
+        "no such file or directory: `day.log`. Similar paths: `logs/day-1.log`, `logs/day-2.log`. Read one with read_file."
     );
+    std::fs::remove_dir_all(f.root.join("logs")).unwrap();
     std::fs::remove_file(f.root.join("src/lib.txt")).unwrap();
     let (kind, msg) = call(&tools, "read_file", json!({"path": "/home/me/nothing.rs"}))
         .await
@@ -483,9 +493,10 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
     let out = call(&tools, "search_files", json!({"glob": "main.py"}))
         .await
         .unwrap();
+    // Similar files short together are shown whole.
     assert_eq!(
         out,
-        "no files match `main.py` under `.`, ignoring case. Similar paths: `src/main.rs`. Read one with read_file."
+        "no files match `main.py` under `.`, ignoring case. The file with a similar name is short; here it is whole:\n`src/main.rs`:\n1| fn main() {\n2|     println!(\"hi\");\n3| }"
     );
     // A pattern that starts with the directory searched gets the same
     // similar paths as without the directory.
@@ -506,7 +517,7 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
         }
         let out = call(&config_tools, "search_files", args).await.unwrap();
         assert!(
-            out.ends_with("Similar paths: `config/dev/http.yaml`, `config/prod/http.yaml`. Read one with read_file."),
+            out.ends_with("similar names are short; here they are whole:\n`config/dev/http.yaml`:\n1| backoff_ms: 100\n`config/prod/http.yaml`:\n1| backoff_ms: 1500"),
             "{dir:?}: {out}"
         );
     }
@@ -705,7 +716,9 @@ async fn a_search_that_finds_nothing_says_so_to_the_run() {
     let (nothing, out) = found_nothing("grep", json!({"pattern": "SECRET", "path": "logs"})).await;
     assert!(nothing, "{out}");
     let (nothing, out) = found_nothing("search_files", json!({"glob": "main.py"})).await;
-    assert!(nothing, "{out}");
+    assert!(!nothing, "the similar short file is shown whole: {out}");
+    let (nothing, out) = found_nothing("search_files", json!({"glob": "day.log"})).await;
+    assert!(nothing, "long similar files are only named: {out}");
     let (nothing, out) = found_nothing("grep", json!({"pattern": "delta", "path": "a.txt"})).await;
     assert!(!nothing, "the short file is shown whole: {out}");
     let (nothing, out) = found_nothing("search_files", json!({"glob": "src"})).await;

@@ -294,8 +294,61 @@ fn output_with_note(note: Option<String>, output: ToolOutput) -> ToolOutput {
 }
 
 fn read_file(root: &FileRoot, args: ReadFileArgs) -> Result<String, ToolError> {
-    let (path, note) = resolve_or_closest(root, &args.path)?;
+    let (path, note) = match resolve_or_closest(root, &args.path) {
+        Ok(found) => found,
+        Err(err) => {
+            return match similar_shown_whole(root, &args.path) {
+                Some(files) => {
+                    let given: String = args.path.chars().take(80).collect();
+                    Ok(format!(
+                        "`{given}` is not a file in the working directory. {files}"
+                    ))
+                }
+                None => Err(err),
+            };
+        }
+    };
     read_lines(root, &path, &args).map(|body| with_note(note, body))
+}
+
+/// The files whose names look like `given`, a path that is not there,
+/// each whole, when they are short together ([`SHORT_FILE_LINES`] lines at
+/// most): a small model that guessed a name reads what the candidates
+/// hold instead of guessing again (measured on a 1.5B model, it repeated
+/// the failed call with a list of names in front of it). `None` when no
+/// name looks like it or the files are too long to show.
+fn similar_shown_whole(root: &FileRoot, given: &str) -> Option<String> {
+    let similar = nearby::similar_paths(root, given);
+    if similar.is_empty() {
+        return None;
+    }
+    let mut files = Vec::new();
+    let mut lines = 0usize;
+    for shown in similar {
+        let path = root.resolve(&shown, Access::Read).ok()?;
+        let text = read_text(root, &path, &shown).ok()?;
+        lines += text.lines().count();
+        if lines > SHORT_FILE_LINES {
+            return None;
+        }
+        files.push((shown, text));
+    }
+    let intro = if files.len() == 1 {
+        "The file with a similar name is short; here it is whole:"
+    } else {
+        "The files with similar names are short; here they are whole:"
+    };
+    Some(format!("{intro}{}", files_whole(&files)))
+}
+
+/// Files each whole with line numbers, each after its path on a line.
+fn files_whole(files: &[(String, String)]) -> String {
+    let mut out = String::new();
+    for (shown, text) in files {
+        let lines: Vec<&str> = text.lines().collect();
+        out.push_str(&format!("\n`{shown}`:\n{}", numbered(&lines, 1)));
+    }
+    out
 }
 
 fn read_lines(root: &FileRoot, path: &Path, args: &ReadFileArgs) -> Result<String, ToolError> {
@@ -513,19 +566,15 @@ fn grep_in(
 /// The sentence of a `grep` miss that shows the short files it searched,
 /// each whole with its line numbers.
 fn shown_whole_text(files: &[(String, String)]) -> String {
-    let numbered_text = |text: &str| numbered(&text.lines().collect::<Vec<_>>(), 1);
     match files {
         [(shown, text)] => format!(
             ". `{shown}` is short; here it is whole:\n{}",
-            numbered_text(text)
+            numbered(&text.lines().collect::<Vec<_>>(), 1)
         ),
-        _ => {
-            let mut out = String::from(". They are short; here they are whole:");
-            for (shown, text) in files {
-                out.push_str(&format!("\n`{shown}`:\n{}", numbered_text(text)));
-            }
-            out
-        }
+        _ => format!(
+            ". They are short; here they are whole:{}",
+            files_whole(files)
+        ),
     }
 }
 
@@ -677,8 +726,13 @@ fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<ToolOutput, To
         // that directory, or the one clearly meant, holds.
         let named_dir = nearby::closest_directory(root, &within)
             .and_then(|dir| root.resolve(&dir, Access::Read).ok().map(|p| (dir, p)));
-        // A directory's listing is something found; similar paths are not.
-        let listed = named_dir.is_some();
+        // A directory's listing, or similar files shown whole, is
+        // something found; a list of similar paths is not.
+        let shown_whole = match &named_dir {
+            Some(_) => None,
+            None => similar_shown_whole(root, &within),
+        };
+        let listed = named_dir.is_some() || shown_whole.is_some();
         let hint = match named_dir {
             Some((dir, path)) => {
                 let listing = nearby::listing(root, &path);
@@ -689,7 +743,10 @@ fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<ToolOutput, To
                 };
                 format!(" The directory `{dir}` has: {}.{read_one}", listing.text)
             }
-            None => nearby::hint(root, &within),
+            None => match shown_whole {
+                Some(files) => format!(" {files}"),
+                None => nearby::hint(root, &within),
+            },
         };
         let body = with_note(
             note,

@@ -91,6 +91,13 @@ pub(crate) fn hint(root: &FileRoot, given: &str) -> String {
     )
 }
 
+/// The paths of files whose names look like `given`, best first (as
+/// [`hint`] names them).
+pub(crate) fn similar_paths(root: &FileRoot, given: &str) -> Vec<String> {
+    let shown: Vec<String> = walk(root.path()).iter().map(|f| root.relative(f)).collect();
+    similar(given, &shown)
+}
+
 /// The one file that a read of `given`, a path that is not there, can
 /// show instead: the most similar path, when no other is as similar and it
 /// looks like `given` by more than one shared word. `None` when there is
