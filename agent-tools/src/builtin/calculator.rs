@@ -184,6 +184,11 @@ fn tokenize(input: &str) -> Result<Vec<Token>, CalcError> {
     let mut tokens = Vec::new();
     // For each open parenthesis: whether it holds a function's arguments.
     let mut calls: Vec<bool> = Vec::new();
+    // Whether arguments are written `a, b`: then `1,234,567` in a call is
+    // one number; without such a comma it may as well be three arguments.
+    let spaced_commas = chars
+        .windows(2)
+        .any(|pair| pair[0] == ',' && pair[1].is_whitespace());
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
@@ -196,18 +201,25 @@ fn tokenize(input: &str) -> Result<Vec<Token>, CalcError> {
                 // inside a function's parentheses a single group is a
                 // second argument, as Python reads `max(1,200)`.
                 let in_call = calls.last().copied().unwrap_or(false);
-                let mut grouped = false;
+                let mut groups = 0usize;
                 while i < chars.len()
                     && (chars[i].is_ascii_digit() || chars[i] == '.' || chars[i] == '_')
                 {
                     i += 1;
                     if !chars[start..i].contains(&'.')
                         && thousands_group_at(&chars, i)
-                        && (!in_call || grouped || thousands_group_at(&chars, i + 4))
+                        && (!in_call || groups > 0 || thousands_group_at(&chars, i + 4))
                     {
-                        grouped = true;
+                        groups += 1;
                         i += 1;
                     }
+                }
+                if in_call && groups >= 2 && !spaced_commas {
+                    let written: String = chars[start..i].iter().take(64).collect();
+                    return Err(CalcError::Syntax(format!(
+                        "`{written}` reads as one number with thousands separators or as {} numbers: write numbers without thousands separators, and separate arguments with a comma and a space, as in <function>(<number>, <number>, <number>)",
+                        groups + 1
+                    )));
                 }
                 if i < chars.len() && (chars[i] == 'e' || chars[i] == 'E') {
                     let mut j = i + 1;
@@ -1049,6 +1061,15 @@ mod tests {
         assert_eq!(eval("max(1,200)"), "200");
         assert_eq!(eval("sum(3,800,000, 2,100,000)"), "5900000");
         assert_eq!(eval("max(1,2)"), "2");
+        // Without `, ` between arguments, groups in a call may be a list.
+        let list = eval("mean(212,198,240,205,220)");
+        assert!(
+            list.contains("`212,198,240,205,220` reads as one number")
+                && list.contains("or as 5 numbers"),
+            "{list}"
+        );
+        assert_eq!(eval("mean(212, 198, 240)"), "216.666666667");
+        assert_eq!(eval("3,800,000 + 1"), "3800001");
         // Not a group: two digits, or four.
         assert!(eval("1,50 + 1").contains("`,`"));
         assert!(eval("1,5000").contains("`,`"));
