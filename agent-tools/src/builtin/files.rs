@@ -524,11 +524,15 @@ fn grep_in(
         {
             out.push(format!("{shown}: {values}"));
         }
-        short_lines += text.lines().count();
-        short_files = short_files
-            .filter(|files| files.len() < MAX_NAMED_FILES && short_lines <= SHORT_FILE_LINES);
+        // Once the files are too many or too long, their lines are not
+        // counted any more.
         if let Some(files) = short_files.as_mut() {
-            files.push((shown, text));
+            short_lines += text.lines().count();
+            if files.len() < MAX_NAMED_FILES && short_lines <= SHORT_FILE_LINES {
+                files.push((shown, text));
+            } else {
+                short_files = None;
+            }
         }
     }
     if out.is_empty() {
@@ -736,12 +740,11 @@ fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<ToolOutput, To
         let hint = match named_dir {
             Some((dir, path)) => {
                 let listing = nearby::listing(root, &path);
-                let read_one = if listing.files_only {
-                    " Read one with read_file."
-                } else {
-                    ""
-                };
-                format!(" The directory `{dir}` has: {}.{read_one}", listing.text)
+                format!(
+                    " The directory `{dir}` has: {}.{}",
+                    listing.text,
+                    listing.read_one()
+                )
             }
             None => match shown_whole {
                 Some(files) => format!(" {files}"),

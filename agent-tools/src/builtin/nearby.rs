@@ -63,9 +63,7 @@ pub(crate) fn walk(dir: &Path) -> Vec<PathBuf> {
 /// what the nearest existing directory along it holds. Starts with a
 /// space; empty when the root is empty.
 pub(crate) fn hint(root: &FileRoot, given: &str) -> String {
-    let files = walk(root.path());
-    let shown: Vec<String> = files.iter().map(|f| root.relative(f)).collect();
-    let similar = similar(given, &shown);
+    let similar = similar_paths(root, given);
     if !similar.is_empty() {
         let list = similar
             .iter()
@@ -79,15 +77,11 @@ pub(crate) fn hint(root: &FileRoot, given: &str) -> String {
     if listing.text.is_empty() {
         return " The working directory is empty.".into();
     }
-    let read_one = if listing.files_only {
-        " Read one with read_file."
-    } else {
-        ""
-    };
     format!(
-        " `{}` has: {}.{read_one}",
+        " `{}` has: {}.{}",
         root.relative(&dir),
-        listing.text
+        listing.text,
+        listing.read_one()
     )
 }
 
@@ -183,6 +177,18 @@ pub(crate) struct Listing {
     pub(crate) text: String,
     /// Whether every entry is a file (the directory holds few).
     pub(crate) files_only: bool,
+}
+
+impl Listing {
+    /// The sentence after a listing of files only, saying to read one;
+    /// empty after a listing that holds directories.
+    pub(crate) fn read_one(&self) -> &'static str {
+        if self.files_only {
+            " Read one with read_file."
+        } else {
+            ""
+        }
+    }
 }
 
 /// What `dir` holds, in one line: every file by its path from the root
