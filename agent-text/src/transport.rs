@@ -295,9 +295,16 @@ impl Transport for TextTransport {
             Dialect::AnswerEnding => "`Answer: ...`",
             Dialect::Paper => "`Action: Finish[...]`",
         };
+        // Measured on the 1.5B model, replaying the answer turns of an
+        // eval run: the question restated as the run opened, and a
+        // thought asked to say what the observations hold, answered more
+        // turns right than a thought left free (which copies the last,
+        // often stale, thought: "no matches, so it is not there") or no
+        // thought at all (which answers from memory).
         Message::user(match found {
             Findings::Something => format!(
-                "Observation: No more tool calls are possible. The question was: {task}\nReply now with `Thought: ...` then {label}: the answer the observations above show, or, if they do not show it, that you cannot find it."
+                "Observation: No more tool calls are possible.\n{}\nReply now with `Thought: ...` (what the observations above say about the question) then {label}.",
+                self.prompt.task(task)
             ),
             Findings::Nothing => format!(
                 "Observation: No more tool calls are possible, and the calls above found nothing. The question was: {task}\nReply now with `Thought: ...` then {label}: that you cannot find it."

@@ -1,6 +1,6 @@
 //! The text transport through the real `Agent` with the built-in tools:
 //! a multi-step run with recovery (transcript snapshot), streaming that
-//! stops at the completed action, and the prompt snapshots.
+//! stops at the completed action, the prompt snapshots and the answer-turn messages.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -147,6 +147,24 @@ fn paper_and_answer_dialect_prompts() {
     );
     let answer = PromptBuilder::new(Dialect::AnswerEnding).system(&tools().specs());
     assert!(answer.contains("\nAnswer: <the answer>"));
+}
+
+#[test]
+fn answer_turn_requests_are_pinned() {
+    use agent_core::{Findings, Transport};
+    let transport = TextTransport::new();
+    let task = "How tall is the tower?";
+    let something = transport.answer_request(task, Findings::Something).content;
+    let nothing = transport.answer_request(task, Findings::Nothing).content;
+    let retry = transport
+        .answer_retry("no final answer", task, Findings::Something)
+        .content;
+    // The question is restated as the run opened it.
+    assert!(something.contains("\nQuestion: How tall is the tower?\n"));
+    insta::assert_snapshot!(
+        "answer_turn_requests",
+        format!("--- something\n{something}\n--- nothing\n{nothing}\n--- retry\n{retry}")
+    );
 }
 
 #[tokio::test]
