@@ -158,7 +158,10 @@ fn collect_ungrounded(value: &Value, known: &BTreeSet<String>, out: &mut Vec<Str
     match value {
         Value::String(text) => {
             for (written, digits) in numbers_with_text(text) {
-                if !is_grounded(&written, &digits, known) && !out.contains(&written) {
+                if !is_grounded(&written, &digits, known)
+                    && !list_grounded(&written, known)
+                    && !out.contains(&written)
+                {
                     out.push(written);
                 }
             }
@@ -201,6 +204,26 @@ fn is_grounded(written: &str, digits: &str, known: &BTreeSet<String>) -> bool {
         .range(stem.to_string()..)
         .take_while(|k| k.starts_with(stem))
         .any(|k| k.len() >= digits.len())
+}
+
+/// Whether `written`, read as a list of numbers between commas with no
+/// space (`212,198,240`, as a small model writes a function's arguments),
+/// holds only numbers the conversation has: thousands groups and a list
+/// look alike. A part of zeros (`3,800,000`) is no list.
+fn list_grounded(written: &str, known: &BTreeSet<String>) -> bool {
+    if !written.contains(',') || written.contains(|c: char| !c.is_ascii_digit() && c != ',') {
+        return false;
+    }
+    let parts: Vec<&str> = written.split(',').collect();
+    parts.len() >= 2
+        && parts.iter().all(|part| match significant_digits(part) {
+            Some(digits) => {
+                KNOWN_CONSTANTS.contains(&digits.as_str())
+                    || known.contains(&digits)
+                    || (digits.len() <= 2 && magnitude(part) < 100.0)
+            }
+            None => false,
+        })
 }
 
 /// Scale words after a number, lower case, with their factor: `47
@@ -411,6 +434,19 @@ mod tests {
         assert_eq!(g.check("b", &made_up), ["2140000", "3667000"]);
         // Sent back once; the same call again runs.
         assert!(g.check("b", &made_up).is_empty());
+    }
+
+    #[test]
+    fn a_list_written_without_spaces_is_grounded_by_its_numbers() {
+        let mut g = grounding(&["Observation: 1| run,latency_ms\n2| 1,212\n3| 2,198\n4| 3,240"]);
+        // Read as one number it is unknown; read as a list, every number is.
+        let list = json!({"expression": "mean(212,198,240)"});
+        assert!(g.check("a", &list).is_empty());
+        // A list with a made-up number, and thousands groups, still count.
+        let made_up = json!({"expression": "mean(212,198,251)"});
+        assert_eq!(g.check("b", &made_up), ["212,198,251"]);
+        let thousands = json!({"expression": "3,212,000 / 2"});
+        assert_eq!(g.check("c", &thousands), ["3,212,000"]);
     }
 
     #[test]

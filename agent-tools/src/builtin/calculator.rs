@@ -171,6 +171,9 @@ fn describe(token: &Token) -> String {
     }
 }
 
+/// The functions that take a list of numbers.
+const LIST_FUNCTIONS: [&str; 6] = ["min", "max", "sum", "mean", "avg", "average"];
+
 /// Whether a thousands group starts at `i`: a comma, exactly three
 /// digits, and no digit after them.
 fn thousands_group_at(chars: &[char], i: usize) -> bool {
@@ -182,10 +185,14 @@ fn thousands_group_at(chars: &[char], i: usize) -> bool {
 fn tokenize(input: &str) -> Result<Vec<Token>, CalcError> {
     let chars: Vec<char> = input.chars().collect();
     let mut tokens = Vec::new();
-    // For each open parenthesis: whether it holds a function's arguments.
-    let mut calls: Vec<bool> = Vec::new();
+    // For each open parenthesis: whether it holds a function's arguments,
+    // and whether that function takes a list of numbers.
+    let mut calls: Vec<Option<bool>> = Vec::new();
     // Whether arguments are written `a, b`: then `1,234,567` in a call is
-    // one number; without such a comma it may as well be three arguments.
+    // one number. Without such a comma, a function that takes a list reads
+    // every comma as a separator (`mean(212,198,240)` is a mean of three
+    // numbers, as in any programming language; the mean of one number
+    // would be pointless).
     let spaced_commas = chars
         .windows(2)
         .any(|pair| pair[0] == ',' && pair[1].is_whitespace());
@@ -200,26 +207,22 @@ fn tokenize(input: &str) -> Result<Vec<Token>, CalcError> {
                 // Thousands separators (`3,800,000`) are read as such, but
                 // inside a function's parentheses a single group is a
                 // second argument, as Python reads `max(1,200)`.
-                let in_call = calls.last().copied().unwrap_or(false);
+                let call = calls.last().copied().flatten();
+                let in_call = call.is_some();
+                let list_separators = call == Some(true) && !spaced_commas;
                 let mut groups = 0usize;
                 while i < chars.len()
                     && (chars[i].is_ascii_digit() || chars[i] == '.' || chars[i] == '_')
                 {
                     i += 1;
-                    if !chars[start..i].contains(&'.')
+                    if !list_separators
+                        && !chars[start..i].contains(&'.')
                         && thousands_group_at(&chars, i)
                         && (!in_call || groups > 0 || thousands_group_at(&chars, i + 4))
                     {
                         groups += 1;
                         i += 1;
                     }
-                }
-                if in_call && groups >= 2 && !spaced_commas {
-                    let written: String = chars[start..i].iter().take(64).collect();
-                    return Err(CalcError::Syntax(format!(
-                        "`{written}` reads as one number with thousands separators or as {} numbers: write numbers without thousands separators, and separate arguments with a comma and a space, as in <function>(<number>, <number>, <number>)",
-                        groups + 1
-                    )));
                 }
                 if i < chars.len() && (chars[i] == 'e' || chars[i] == 'E') {
                     let mut j = i + 1;
@@ -283,7 +286,10 @@ fn tokenize(input: &str) -> Result<Vec<Token>, CalcError> {
                 i += 1;
             }
             '(' | '[' => {
-                calls.push(matches!(tokens.last(), Some(Token::Ident(_))));
+                calls.push(match tokens.last() {
+                    Some(Token::Ident(name)) => Some(LIST_FUNCTIONS.contains(&name.as_str())),
+                    _ => None,
+                });
                 tokens.push(Token::LParen);
                 i += 1;
             }
@@ -1061,13 +1067,13 @@ mod tests {
         assert_eq!(eval("max(1,200)"), "200");
         assert_eq!(eval("sum(3,800,000, 2,100,000)"), "5900000");
         assert_eq!(eval("max(1,2)"), "2");
-        // Without `, ` between arguments, groups in a call may be a list.
-        let list = eval("mean(212,198,240,205,220)");
-        assert!(
-            list.contains("`212,198,240,205,220` reads as one number")
-                && list.contains("or as 5 numbers"),
-            "{list}"
-        );
+        // Without `, ` between arguments, a function that takes a list
+        // reads every comma as a separator; one that takes one number
+        // reads thousands.
+        assert_eq!(eval("mean(212,198,240,205,220)"), "215");
+        assert_eq!(eval("sum(1,250,830)"), "1081");
+        assert_eq!(eval("max(3,800,000)"), "800");
+        assert_eq!(eval("sqrt(1,234,321)"), "1111");
         assert_eq!(eval("mean(212, 198, 240)"), "216.666666667");
         assert_eq!(eval("3,800,000 + 1"), "3800001");
         // Not a group: two digits, or four.
