@@ -195,6 +195,20 @@ pub(crate) struct BudgetArgs {
     /// a result, as it is, instead of asking once for another call first.
     #[arg(long)]
     pub(crate) no_retry_after_failed_calls: bool,
+    /// The same call (or the same result) this many times ends the work as
+    /// a loop; at least 2.
+    #[arg(long, default_value_t = Budget::default().loop_threshold)]
+    pub(crate) loop_threshold: u32,
+    /// Run a call that repeats the one that just succeeded, instead of
+    /// ending the work for the answer; repeats then count towards
+    /// --loop-threshold.
+    #[arg(long)]
+    pub(crate) no_answer_on_repeat: bool,
+    /// Run calculator calls, and take answers, whose numbers appear in no
+    /// tool result, the task or the system prompt, instead of sending them
+    /// back once.
+    #[arg(long)]
+    pub(crate) no_ground_numbers: bool,
 }
 
 /// `agent run`.

@@ -1,8 +1,10 @@
 //! The budget's policy flags of `agent run`: `--no-retry-after-failed-calls`
-//! takes an answer given right after failed calls as it is, and
+//! takes an answer given right after failed calls as it is,
 //! `--no-answer-turn` stops on a repeated call without asking for the
-//! answer; without them, the run asks once for another call, and once for
-//! the answer.
+//! answer, `--no-answer-on-repeat` runs the repeat and `--loop-threshold`
+//! says when repeats are a loop, and `--no-ground-numbers` runs a
+//! calculator call with made-up numbers; without them, the run asks once
+//! for another call, once for the answer, and once for grounded numbers.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -71,4 +73,64 @@ async fn a_repeated_call_gets_an_answer_turn_unless_turned_off() {
     assert_eq!(outcome["stop_reason"]["kind"], "repeated_call");
     assert_eq!(outcome["answer"], Value::Null);
     assert_eq!(requests, 2);
+}
+
+#[tokio::test]
+async fn repeats_run_until_the_loop_threshold_with_no_answer_on_repeat() {
+    let replies = [
+        REPEATED,
+        REPEATED,
+        REPEATED,
+        "Thought: I have it.\nFinal Answer: 4",
+    ];
+    // The repeat runs, and the third same call is a loop.
+    let (outcome, requests) = run(&replies, &["--no-answer-on-repeat"]).await;
+    assert_eq!(outcome["stop_reason"]["kind"], "loop_detected");
+    assert_eq!(outcome["answer"], "4");
+    assert_eq!(requests, 4);
+    // With a threshold of 4, the third call runs too and the model answers
+    // on an ordinary turn.
+    let (outcome, _) = run(
+        &replies,
+        &["--no-answer-on-repeat", "--loop-threshold", "4"],
+    )
+    .await;
+    assert_eq!(outcome["stop_reason"]["kind"], "final_answer");
+    assert_ne!(outcome["forced_answer"], true);
+    assert_eq!(outcome["answer"], "4");
+}
+
+#[tokio::test]
+async fn a_loop_threshold_below_two_is_a_usage_error() {
+    let mut command = agent();
+    command.args(["run", "a question", "--loop-threshold", "1"]);
+    let out = output(command).await;
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("loop_threshold"), "{stderr}");
+}
+
+#[tokio::test]
+async fn made_up_numbers_are_sent_back_once_unless_turned_off() {
+    let replies = [
+        "Thought: I multiply.\nAction: calculator\nAction Input: {\"expression\": \"4817 * 3\"}",
+        "Thought: Done.\nFinal Answer: 14451",
+    ];
+    // 4817 is in no tool result: the call is sent back, not run, and the
+    // answer that follows has a number no tool gave.
+    let (outcome, _) = run(&replies, &[]).await;
+    let transcript = outcome["transcript"].to_string();
+    assert!(
+        transcript.contains("4817 is not in the question"),
+        "{transcript}"
+    );
+    let (outcome, requests) = run(&replies, &["--no-ground-numbers"]).await;
+    assert_eq!(outcome["answer"], "14451");
+    assert_eq!(outcome["stop_reason"]["kind"], "final_answer");
+    assert_eq!(requests, 2);
+    assert!(
+        !outcome["transcript"]
+            .to_string()
+            .contains("not in the question")
+    );
 }
