@@ -214,16 +214,9 @@ fn list_grounded(written: &str, known: &BTreeSet<String>) -> bool {
     if !written.contains(',') || written.contains(|c: char| !c.is_ascii_digit() && c != ',') {
         return false;
     }
-    let parts: Vec<&str> = written.split(',').collect();
-    parts.len() >= 2
-        && parts.iter().all(|part| match significant_digits(part) {
-            Some(digits) => {
-                KNOWN_CONSTANTS.contains(&digits.as_str())
-                    || known.contains(&digits)
-                    || (digits.len() <= 2 && magnitude(part) < 100.0)
-            }
-            None => false,
-        })
+    written.split(',').all(|part| {
+        significant_digits(part).is_some_and(|digits| is_grounded(part, &digits, known))
+    })
 }
 
 /// Scale words after a number, lower case, with their factor: `47
