@@ -322,7 +322,7 @@ async fn read_file_numbers_lines_and_reads_ranges() {
     // what the nearest directory holds.
     assert_eq!(
         msg,
-        "no such file or directory: `missing.txt`. `.` has: a.txt, blob.bin, src/lib.rs, src/main.rs. Read one with read_file."
+        "that path does not exist. The working directory has: a.txt, blob.bin, src/lib.rs, src/main.rs. Read one with read_file."
     );
     // A guessed name with one clearly closest file reads that file, and
     // says so.
@@ -356,7 +356,7 @@ async fn read_file_numbers_lines_and_reads_ranges() {
         .unwrap_err();
     assert_eq!(
         msg,
-        "no such file or directory: `day.log`. Similar paths: `logs/day-1.log`, `logs/day-2.log`. Read one with read_file."
+        "that path does not exist. Similar paths: `logs/day-1.log`, `logs/day-2.log`. Read one with read_file."
     );
     std::fs::remove_dir_all(f.root.join("logs")).unwrap();
     std::fs::remove_file(f.root.join("src/lib.txt")).unwrap();
@@ -366,14 +366,14 @@ async fn read_file_numbers_lines_and_reads_ranges() {
     assert_eq!(kind, ToolErrorKind::Denied);
     assert_eq!(
         msg,
-        "absolute paths are not allowed: `/home/me/nothing.rs`; paths are relative to the working directory. `.` has: a.txt, blob.bin, src/lib.rs, src/main.rs. Read one with read_file."
+        "absolute paths are not allowed; paths are relative to the working directory. The working directory has: a.txt, blob.bin, src/lib.rs, src/main.rs. Read one with read_file."
     );
     let (_, msg) = call(&tools, "read_file", json!({"path": "src"}))
         .await
         .unwrap_err();
     assert_eq!(
         msg,
-        "`src` is a directory, not a file; it has: src/lib.rs, src/main.rs"
+        "that path is a directory, not a file; it has: src/lib.rs, src/main.rs"
     );
     let (_, msg) = call(&tools, "read_file", json!({"path": "blob.bin"}))
         .await

@@ -198,7 +198,7 @@ fn read_text(root: &FileRoot, path: &Path, shown: &str) -> Result<String, ToolEr
             format!("it has: {}", listing.text)
         };
         return Err(ToolError::invalid_args(format!(
-            "`{shown}` is a directory, not a file; {listing}"
+            "that path is a directory, not a file; {listing}"
         )));
     }
     if meta.len() > MAX_FILE_BYTES {

@@ -77,12 +77,11 @@ pub(crate) fn hint(root: &FileRoot, given: &str) -> String {
     if listing.text.is_empty() {
         return " The working directory is empty.".into();
     }
-    format!(
-        " `{}` has: {}.{}",
-        root.relative(&dir),
-        listing.text,
-        listing.read_one()
-    )
+    let place = match root.relative(&dir).as_str() {
+        "." => "The working directory".to_string(),
+        shown => format!("The directory `{shown}`"),
+    };
+    format!(" {place} has: {}.{}", listing.text, listing.read_one())
 }
 
 /// The paths of files whose names look like `given`, best first (as
@@ -430,11 +429,11 @@ mod tests {
         let root = FileRoot::new(dir.path()).unwrap();
         assert_eq!(
             hint(&root, "zzz.txt"),
-            " `.` has: README.md, config/a.toml, config/b.toml, db/v1/up.sql. Read one with read_file.",
+            " The working directory has: README.md, config/a.toml, config/b.toml, db/v1/up.sql. Read one with read_file.",
         );
         assert_eq!(
             hint(&root, "db/qq"),
-            " `db` has: db/v1/up.sql. Read one with read_file."
+            " The directory `db` has: db/v1/up.sql. Read one with read_file."
         );
         // More files are grouped by directory.
         for n in 0..12 {
@@ -442,7 +441,7 @@ mod tests {
         }
         assert_eq!(
             hint(&root, "zzz.txt"),
-            " `.` has: README.md, config/ (2 files), db/ (13 files).",
+            " The working directory has: README.md, config/ (2 files), db/ (13 files).",
         );
         assert_eq!(
             hint(&root, "config.ini"),

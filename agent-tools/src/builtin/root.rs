@@ -97,7 +97,7 @@ impl FileRoot {
         let has_drive = bytes.len() >= 2 && bytes[1] == b':' && bytes[0].is_ascii_alphabetic();
         if normalized.starts_with('/') || normalized.starts_with('~') || has_drive {
             return Err(ToolError::denied(format!(
-                "absolute paths are not allowed: `{shown}`; paths are relative to the working directory.{}",
+                "absolute paths are not allowed; paths are relative to the working directory.{}",
                 nearby::hint(self, &normalized)
             )));
         }
@@ -161,9 +161,11 @@ impl FileRoot {
                 Err(e) if e.kind() == ErrorKind::NotFound => {
                     return match access {
                         Access::Read => {
+                            // The wrong path is not repeated: a small model
+                            // copies the last path it sees into its next call.
                             let shown = self.relative(resolved);
                             Err(ToolError::failed(format!(
-                                "no such file or directory: `{shown}`.{}",
+                                "that path does not exist.{}",
                                 nearby::hint(self, &shown)
                             )))
                         }
