@@ -372,9 +372,11 @@ async fn kill_9_never_tears_a_trace_line_but_the_last() {
 
 #[tokio::test]
 async fn a_trace_that_cannot_be_written_is_reported_and_the_answer_still_printed() {
-    let server = CannedServer::start(vec![Canned::text("Thought: easy.\nFinal Answer: 42")])
-        .await
-        .unwrap();
+    let server = CannedServer::start(vec![Canned::text(
+        "Thought: easy.\nFinal Answer: forty-two",
+    )])
+    .await
+    .unwrap();
     let mut command = agent();
     command.args([
         "run",
@@ -389,7 +391,7 @@ async fn a_trace_that_cannot_be_written_is_reported_and_the_answer_still_printed
     ]);
     let out = output(command).await;
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    assert_eq!(text(&out.stdout), "42\n");
+    assert_eq!(text(&out.stdout), "forty-two\n");
     let line = one_line(&out);
     assert!(
         line.starts_with("error: the trace is incomplete: trace file /dev/full:"),
@@ -448,7 +450,9 @@ async fn a_hung_server_ends_the_same_way_every_time() {
 
 #[tokio::test]
 async fn chat_keeps_the_previous_tools_after_a_rejected_tools_command() {
-    let server = CannedServer::start(vec![Canned::text("42")]).await.unwrap();
+    let server = CannedServer::start(vec![Canned::text("forty-two")])
+        .await
+        .unwrap();
     let url = server.url().to_string();
     let out = tokio::task::spawn_blocking(move || {
         use std::io::Write;
@@ -486,7 +490,7 @@ async fn chat_keeps_the_previous_tools_after_a_rejected_tools_command() {
             && stderr.contains("keeping calculator"),
         "{stderr}"
     );
-    assert_eq!(text(&out.stdout), "42\n");
+    assert_eq!(text(&out.stdout), "forty-two\n");
     // The task went out with the tools set before the rejected command.
     let requests = server.requests();
     assert_eq!(requests.len(), 1);

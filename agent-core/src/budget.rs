@@ -118,7 +118,9 @@ pub struct Budget {
     /// prompt, the task or the tool results: the observation names the
     /// numbers and says to look them up, or to make the same call again if
     /// they are right. Small models otherwise compute with made-up facts.
-    /// Default on.
+    /// A final answer with such a number is sent back once too; before any
+    /// tool has given a result, every number of the answer must be in the
+    /// system prompt or the task (small ones included). Default on.
     pub ground_numbers: bool,
     /// When the work stops on the step or tool-call budget or on a repeated
     /// call, one last answer turn (within the step budget, with no tools)

@@ -861,3 +861,42 @@ async fn an_answer_with_a_number_no_tool_gave_is_sent_back_once() {
         Some("About 4,100,000, I am sure.")
     );
 }
+
+#[tokio::test]
+async fn an_answer_before_any_tool_result_is_sent_back_for_any_number() {
+    // Answered at once with a small number: sent back, the model computes.
+    let model = ScriptedModel::new()
+        .text("It is 24.")
+        .call("1", "add", json!({"a": 7, "b": 9}))
+        .text("It is 16.");
+    let (agent, _) = grounded_agent(model, Budget::default());
+    let outcome = agent.run("Add 7 and 9.").await;
+    assert_eq!(outcome.answer.as_deref(), Some("It is 16."));
+    let told = outcome
+        .transcript
+        .iter()
+        .find(|m| m.content.contains("24 is in no tool result"))
+        .unwrap();
+    assert!(
+        told.content
+            .contains("No tool has been used yet: work it out with add, or look it up, first"),
+        "{}",
+        told.content
+    );
+    // The task's own numbers, and words, are no reason to send it back.
+    for answer in ["Add 7 and 9.", "Hello! How can I help?"] {
+        let (agent, _) = grounded_agent(ScriptedModel::new().text(answer), Budget::default());
+        let outcome = agent.run("Add 7 and 9.").await;
+        assert_eq!(
+            (outcome.answer.as_deref(), outcome.steps),
+            (Some(answer), 1)
+        );
+    }
+    // After a result, small numbers are everyday arithmetic again.
+    let model = ScriptedModel::new()
+        .call("1", "add", json!({"a": 7, "b": 9}))
+        .text("16, so about 20.");
+    let (agent, _) = grounded_agent(model, Budget::default());
+    let outcome = agent.run("Add 7 and 9.").await;
+    assert_eq!(outcome.answer.as_deref(), Some("16, so about 20."));
+}

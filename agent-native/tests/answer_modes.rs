@@ -196,13 +196,13 @@ async fn an_empty_answer_is_sent_back_and_prose_still_answers() {
     let model = Arc::new(
         ScriptedModel::new()
             .call("c1", ANSWER_TOOL, json!({}))
-            .text("It is 42."),
+            .text("It is forty-two."),
     );
     let transport = NativeTransport::new().with_answer_mode(AnswerMode::AnswerTool);
     let outcome = agent(&model, transport)
         .run("What is six times seven?")
         .await;
-    assert_eq!(outcome.answer.as_deref(), Some("It is 42."));
+    assert_eq!(outcome.answer.as_deref(), Some("It is forty-two."));
     let told = &model.requests()[1].messages;
     let last = told.last().unwrap();
     assert_eq!(last.role, Role::User);
@@ -233,12 +233,12 @@ async fn with_the_answer_tool_a_loop_ends_in_an_answer_turn_with_the_same_tools(
 
 #[tokio::test]
 async fn in_words_mode_prose_is_the_answer() {
-    let model = Arc::new(ScriptedModel::new().text("42"));
+    let model = Arc::new(ScriptedModel::new().text("forty-two"));
     let transport = NativeTransport::new().with_answer_mode(AnswerMode::Words);
     let outcome = agent(&model, transport)
         .run("What is six times seven?")
         .await;
-    assert_eq!(outcome.answer.as_deref(), Some("42"));
+    assert_eq!(outcome.answer.as_deref(), Some("forty-two"));
     let request = &model.requests()[0];
     assert_eq!(names(request), ["calculator"]);
     assert_eq!(request.tool_choice, ToolChoice::Auto);

@@ -17,7 +17,7 @@ use agent_text::TextTransport;
 use agent_tools::builtin;
 use serde_json::Value;
 
-const ANSWER: &str = "Thought: I know it.\nFinal Answer: 42";
+const ANSWER: &str = "Thought: I know it.\nFinal Answer: forty-two";
 const PROBE_WORD: &str = "zqxv";
 
 #[derive(Default)]
@@ -76,7 +76,7 @@ async fn a_server_that_honours_grammars_gets_them() {
             .await
             .unwrap();
         let (outcome, notices) = run(&server, Constrain::Auto, streaming).await;
-        assert_eq!(outcome.answer.as_deref(), Some("42"));
+        assert_eq!(outcome.answer.as_deref(), Some("forty-two"));
         assert!(notices.is_empty(), "{notices:?}");
         let requests = server.requests();
         assert_eq!(requests.len(), 2, "one probe, one request");
@@ -97,7 +97,7 @@ async fn a_server_that_honours_grammars_gets_them() {
         let responded = outcome
             .transcript
             .iter()
-            .any(|m| m.content.contains("Final Answer: 42"));
+            .any(|m| m.content.contains("Final Answer: forty-two"));
         assert!(responded);
     }
 }
@@ -110,7 +110,7 @@ async fn a_server_that_refuses_the_grammar_field_gets_unconstrained_requests() {
         .unwrap();
     let (outcome, notices) = run(&server, Constrain::Auto, false).await;
     assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
-    assert_eq!(outcome.answer.as_deref(), Some("42"));
+    assert_eq!(outcome.answer.as_deref(), Some("forty-two"));
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert!(
         notices[0].contains("does not honour grammars"),
@@ -134,7 +134,7 @@ async fn a_server_that_ignores_the_grammar_field_gets_unconstrained_requests() {
         .await
         .unwrap();
     let (outcome, notices) = run(&server, Constrain::Auto, true).await;
-    assert_eq!(outcome.answer.as_deref(), Some("42"));
+    assert_eq!(outcome.answer.as_deref(), Some("forty-two"));
     assert_eq!(notices.len(), 1, "{notices:?}");
     let last = server.requests().last().unwrap().clone();
     assert!(!has(&last, "grammar"));
@@ -150,7 +150,7 @@ async fn a_grammar_refused_mid_run_is_dropped_and_the_request_sent_again() {
     .await
     .unwrap();
     let (outcome, notices) = run(&server, Constrain::Auto, false).await;
-    assert_eq!(outcome.answer.as_deref(), Some("42"));
+    assert_eq!(outcome.answer.as_deref(), Some("forty-two"));
     assert!(
         notices.iter().any(|n| n.contains("HTTP 400")),
         "{notices:?}"
@@ -171,7 +171,7 @@ async fn a_dropped_connection_during_the_probe_is_retried() {
     .await
     .unwrap();
     let (outcome, notices) = run(&server, Constrain::Auto, false).await;
-    assert_eq!(outcome.answer.as_deref(), Some("42"));
+    assert_eq!(outcome.answer.as_deref(), Some("forty-two"));
     assert!(notices.is_empty(), "{notices:?}");
     assert!(has(server.requests().last().unwrap(), "grammar"));
 }
@@ -182,7 +182,7 @@ async fn constrain_off_never_sends_a_grammar_and_on_always_does() {
         .await
         .unwrap();
     let (outcome, _) = run(&server, Constrain::Off, false).await;
-    assert_eq!(outcome.answer.as_deref(), Some("42"));
+    assert_eq!(outcome.answer.as_deref(), Some("forty-two"));
     let requests = server.requests();
     assert_eq!(requests.len(), 1, "no probe");
     assert!(!has(&requests[0], "grammar"));
@@ -192,6 +192,6 @@ async fn constrain_off_never_sends_a_grammar_and_on_always_does() {
         .await
         .unwrap();
     let (outcome, _) = run(&server, Constrain::On, false).await;
-    assert_eq!(outcome.answer.as_deref(), Some("42"));
+    assert_eq!(outcome.answer.as_deref(), Some("forty-two"));
     assert!(has(server.requests().last().unwrap(), "grammar"));
 }

@@ -16,7 +16,8 @@
 //! a rounded copy of a longer result (`7.07` of `7.0710678`) is grounded
 //! too. Numbers under a hundred with one or two significant digits (`4`,
 //! `12`, `0.5`), powers of ten and a few calendar and unit constants are
-//! taken as known.
+//! taken as known, except in an answer given before any tool returned a
+//! result: there only the system prompt's and the task's numbers are.
 
 use std::collections::BTreeSet;
 
@@ -78,7 +79,7 @@ impl Grounding {
             return Vec::new();
         }
         let mut missing = Vec::new();
-        collect_ungrounded(arguments, &self.known, &mut missing);
+        collect_ungrounded(arguments, &self.known, Rule::Everyday, &mut missing);
         missing.dedup();
         if !missing.is_empty() {
             self.warned.insert(key.to_string());
@@ -87,12 +88,26 @@ impl Grounding {
     }
 
     /// The numbers of a final answer the conversation does not hold, the
-    /// first time only: a second answer stands.
-    pub(super) fn check_answer(&mut self, answer: &str) -> Vec<String> {
+    /// first time only: a second answer stands. Before any tool gave a
+    /// result (`before_results`), small numbers and constants are not
+    /// taken as known: the model has looked nothing up, and a small model
+    /// that answers at once makes up `24` as readily as `46.7 million`.
+    pub(super) fn check_answer(&mut self, answer: &str, before_results: bool) -> Vec<String> {
         if self.answer_warned {
             return Vec::new();
         }
-        let missing = self.ungrounded_in(answer);
+        let rule = if before_results {
+            Rule::Strict
+        } else {
+            Rule::Everyday
+        };
+        let mut missing = Vec::new();
+        collect_ungrounded(
+            &Value::String(answer.to_string()),
+            &self.known,
+            rule,
+            &mut missing,
+        );
         if !missing.is_empty() {
             self.answer_warned = true;
         }
@@ -102,19 +117,33 @@ impl Grounding {
     /// The numbers of `text` the conversation does not hold.
     pub(super) fn ungrounded_in(&self, text: &str) -> Vec<String> {
         let mut missing = Vec::new();
-        collect_ungrounded(&Value::String(text.to_string()), &self.known, &mut missing);
+        collect_ungrounded(
+            &Value::String(text.to_string()),
+            &self.known,
+            Rule::Everyday,
+            &mut missing,
+        );
         missing
     }
 }
 
 /// Why an answer is sent back for its numbers; `compute_with` names the
-/// tools that compute, if the run has any.
-pub(super) fn ungrounded_answer_reason(numbers: &[String], compute_with: &[String]) -> String {
+/// tools that compute, if the run has any; `before_results` says no tool
+/// has given a result yet.
+pub(super) fn ungrounded_answer_reason(
+    numbers: &[String],
+    compute_with: &[String],
+    before_results: bool,
+) -> String {
     let shown: Vec<&str> = numbers.iter().take(4).map(String::as_str).collect();
     let verb = if shown.len() == 1 { "is" } else { "are" };
-    let how = match compute_with {
-        [] => "Look it up with the tools first".to_string(),
-        tools => format!(
+    let how = match (compute_with, before_results) {
+        ([], _) => "Look it up with the tools first".to_string(),
+        (tools, true) => format!(
+            "No tool has been used yet: work it out with {}, or look it up, first",
+            tools.join(" or ")
+        ),
+        (tools, false) => format!(
             "Work it out with {} from the numbers in the tool results, or look it up",
             tools.join(" or ")
         ),
@@ -154,12 +183,21 @@ pub(super) fn ungrounded_reason(numbers: &[String], find_with: &[&str]) -> Strin
     )
 }
 
-fn collect_ungrounded(value: &Value, known: &BTreeSet<String>, out: &mut Vec<String>) {
+/// Which numbers count as known without being in the conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rule {
+    /// Small numbers, powers of ten and a few constants are known.
+    Everyday,
+    /// Only the conversation's numbers (and rounded copies of them).
+    Strict,
+}
+
+fn collect_ungrounded(value: &Value, known: &BTreeSet<String>, rule: Rule, out: &mut Vec<String>) {
     match value {
         Value::String(text) => {
             for (written, digits) in numbers_with_text(text) {
-                if !is_grounded(&written, &digits, known)
-                    && !list_grounded(&written, known)
+                if !is_grounded(&written, &digits, known, rule)
+                    && !list_grounded(&written, known, rule)
                     && !out.contains(&written)
                 {
                     out.push(written);
@@ -169,26 +207,34 @@ fn collect_ungrounded(value: &Value, known: &BTreeSet<String>, out: &mut Vec<Str
         Value::Number(n) => {
             let written = n.to_string();
             if let Some(digits) = significant_digits(&written)
-                && !is_grounded(&written, &digits, known)
+                && !is_grounded(&written, &digits, known, rule)
                 && !out.contains(&written)
             {
                 out.push(written);
             }
         }
-        Value::Array(items) => items.iter().for_each(|v| collect_ungrounded(v, known, out)),
-        Value::Object(map) => map.values().for_each(|v| collect_ungrounded(v, known, out)),
+        Value::Array(items) => items
+            .iter()
+            .for_each(|v| collect_ungrounded(v, known, rule, out)),
+        Value::Object(map) => map
+            .values()
+            .for_each(|v| collect_ungrounded(v, known, rule, out)),
         Value::Bool(_) | Value::Null => {}
     }
 }
 
-fn is_grounded(written: &str, digits: &str, known: &BTreeSet<String>) -> bool {
-    if KNOWN_CONSTANTS.contains(&digits) || known.contains(digits) {
+fn is_grounded(written: &str, digits: &str, known: &BTreeSet<String>, rule: Rule) -> bool {
+    if known.contains(digits) {
+        return true;
+    }
+    if rule == Rule::Everyday && KNOWN_CONSTANTS.contains(&digits) {
         return true;
     }
     // Small numbers (`4`, `12`, `60`, `0.5`) and powers of ten are
     // everyday arithmetic; a round number past a hundred (`300`,
     // `6,700,000`) is a fact, and small models make those up.
-    if digits.len() <= 2 && (digits == "1" || magnitude(written) < 100.0) {
+    if rule == Rule::Everyday && digits.len() <= 2 && (digits == "1" || magnitude(written) < 100.0)
+    {
         return true;
     }
     if digits.len() <= 2 {
@@ -210,12 +256,12 @@ fn is_grounded(written: &str, digits: &str, known: &BTreeSet<String>) -> bool {
 /// space (`212,198,240`, as a small model writes a function's arguments),
 /// holds only numbers the conversation has: thousands groups and a list
 /// look alike. A part of zeros (`3,800,000`) is no list.
-fn list_grounded(written: &str, known: &BTreeSet<String>) -> bool {
+fn list_grounded(written: &str, known: &BTreeSet<String>, rule: Rule) -> bool {
     if !written.contains(',') || written.contains(|c: char| !c.is_ascii_digit() && c != ',') {
         return false;
     }
     written.split(',').all(|part| {
-        significant_digits(part).is_some_and(|digits| is_grounded(part, &digits, known))
+        significant_digits(part).is_some_and(|digits| is_grounded(part, &digits, known, rule))
     })
 }
 
@@ -482,13 +528,33 @@ mod tests {
     fn a_scale_word_makes_a_number_large() {
         let mut g = grounding(&["Question: What is the population of Spain?"]);
         assert_eq!(
-            g.check_answer("The population of Spain is approximately 47 million."),
+            g.check_answer(
+                "The population of Spain is approximately 47 million.",
+                false
+            ),
             ["47 million"]
         );
         let mut g = grounding(&["Question: 東京の人口は?", "Tokyo: about 14,000,000 people."]);
-        assert!(g.check_answer("約1400万人です").is_empty());
+        assert!(g.check_answer("約1400万人です", false).is_empty());
         let mut g = grounding(&["Question: How old?"]);
-        assert!(g.check_answer("About 47 years.").is_empty());
+        assert!(g.check_answer("About 47 years.", false).is_empty());
+    }
+
+    #[test]
+    fn before_any_result_small_numbers_and_constants_are_not_known() {
+        let mut g = grounding(&["Question: Please compute 7 to the 9th power."]);
+        assert_eq!(
+            g.check_answer("The result is 24, about 1024.", true),
+            ["24", "1024"]
+        );
+        // The question's own numbers stay known, and words without
+        // numbers pass.
+        let mut g = grounding(&["Question: Please compute 7 to the 9th power."]);
+        assert!(g.check_answer("7 to the 9th power", true).is_empty());
+        assert!(g.check_answer("Hello! How can I help?", true).is_empty());
+        // After a result, the everyday rule is back.
+        let mut g = grounding(&["Question: Please compute 7 to the 9th power."]);
+        assert!(g.check_answer("The result is 24.", false).is_empty());
     }
 
     #[test]

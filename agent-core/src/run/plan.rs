@@ -279,7 +279,8 @@ impl Run {
     /// A final answer holding a number found nowhere in the conversation
     /// is sent back once ([`Budget::ground_numbers`](crate::Budget)), in a
     /// run that offers tools: small models do sums in their head and
-    /// recall facts wrong.
+    /// recall facts wrong. Before any tool gave a result, small numbers
+    /// count too: the model answered without looking anything up.
     pub(super) fn check_ungrounded_answer(&mut self, decision: &mut Decision) {
         let state = &mut self.state;
         let Decision::Final(answer) = decision else {
@@ -288,10 +289,15 @@ impl Run {
         if !state.budget.ground_numbers || state.tools.is_empty() {
             return;
         }
-        let missing = state.grounding.check_answer(answer);
+        // Nothing looked up yet (and no earlier conversation to answer from).
+        let before_results = !state.progress.any_result && state.task_index == state.head;
+        let missing = state.grounding.check_answer(answer, before_results);
         if !missing.is_empty() {
-            *decision =
-                Decision::Malformed(ungrounded_answer_reason(&missing, &state.grounded_tools));
+            *decision = Decision::Malformed(ungrounded_answer_reason(
+                &missing,
+                &state.grounded_tools,
+                before_results,
+            ));
         }
     }
 
