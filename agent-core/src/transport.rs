@@ -153,13 +153,16 @@ pub trait Transport: Send + Sync + fmt::Debug {
     /// that it cannot be found: otherwise a small model answers from
     /// memory. It adds no "unless the results show it": a small model
     /// copies that clause as its reasoning and then answers from memory.
+    /// In that case the task comes after the statement that nothing was
+    /// found, not first: a 1.5B model given the question first answered
+    /// 5 of 9 such turns from memory, and none with this order.
     fn answer_request(&self, task: &str, found: Findings) -> Message {
         match found {
             Findings::Something => Message::user(format!(
                 "{task}\nAnswer from the tool results above, without calling tools."
             )),
             Findings::Nothing => Message::user(format!(
-                "{task}\nThe tool calls above found nothing, so answer, without calling tools, that you cannot find it."
+                "The tool calls above found nothing about this question: {task}\nReply without calling tools: say that you cannot find it."
             )),
         }
     }

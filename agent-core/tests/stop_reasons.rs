@@ -622,3 +622,22 @@ async fn an_answer_turn_that_gives_no_answer_is_asked_once_more() {
     assert_eq!(outcome.steps, 2);
     assert_eq!(model.requests().len(), 2);
 }
+
+#[test]
+fn the_default_answer_turn_requests_are_pinned() {
+    use agent_core::testing::TestTransport;
+    use agent_core::{Findings, Transport};
+    let transport = TestTransport;
+    let task = "How tall is the tower?";
+    let something = transport.answer_request(task, Findings::Something).content;
+    let nothing = transport.answer_request(task, Findings::Nothing).content;
+    let retry = transport
+        .answer_retry("no final answer", task, Findings::Nothing)
+        .content;
+    // Found nothing: the question comes after the statement, not first.
+    assert!(nothing.starts_with("The tool calls above found nothing"));
+    insta::assert_snapshot!(
+        "default_answer_turn_requests",
+        format!("--- something\n{something}\n--- nothing\n{nothing}\n--- retry\n{retry}")
+    );
+}
