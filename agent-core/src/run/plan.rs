@@ -233,15 +233,17 @@ impl Run {
                              or another tool.)",
                         );
                     } else if *plan == CallPlan::Repeat {
-                        observation.content.push_str(
+                        observation.content.push_str(&format!(
                             "\n(Note: you already made this exact call and got this result. \
-                             Do not call it again; if you have what you need, give the final answer.)",
-                        );
+                             Do not call it again; if you have what you need, {}.)",
+                            self.when_enough_hint()
+                        ));
                     } else if seen > 1 {
-                        observation.content.push_str(
+                        observation.content.push_str(&format!(
                             "\n(Note: an earlier call already gave this same result. \
-                             If you have what you need, give the final answer.)",
-                        );
+                             If you have what you need, {}.)",
+                            self.when_enough_hint()
+                        ));
                     }
                     round.push(observation);
                 }
@@ -274,6 +276,20 @@ impl Run {
             progress.stalled = true;
         }
         *count
+    }
+
+    /// What a model that has what it needs does next: compute with the
+    /// run's computing tools, if it has any, or answer. A small model that
+    /// has gathered every number and is told only to answer does sums in
+    /// its head, or gathers them again.
+    fn when_enough_hint(&self) -> String {
+        match self.state.grounded_tools.as_slice() {
+            [] => "give the final answer".to_string(),
+            tools => format!(
+                "compute with {} if the question needs it, or give the final answer",
+                tools.join(" or ")
+            ),
+        }
     }
 
     /// A final answer holding a number found nowhere in the conversation
