@@ -39,6 +39,14 @@ pub enum Event {
         /// The request asks for grammar-constrained decoding.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         constrained: bool,
+        /// What the loop told the model since its last reply, as the model
+        /// reads it: the system prompt and task on the first request, then
+        /// tool results with the loop's notes, calls it did not run and
+        /// why, error messages for malformed turns and answer-turn
+        /// requests. (`Observation` events hold tool results as the tools
+        /// returned them.)
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        told: Vec<crate::message::Message>,
     },
     /// A piece of streamed text.
     TextDelta {

@@ -900,3 +900,31 @@ async fn an_answer_before_any_tool_result_is_sent_back_for_any_number() {
     let outcome = agent.run("Add 7 and 9.").await;
     assert_eq!(outcome.answer.as_deref(), Some("16, so about 20."));
 }
+
+#[tokio::test]
+async fn request_events_hold_what_the_loop_told_the_model() {
+    // A call sent back for a made-up number runs no tool, so no
+    // `Observation` event holds why; the next request's event does.
+    let model = ScriptedModel::new()
+        .call("1", "add", json!({"a": 4127, "b": 300}))
+        .text("I cannot add them.");
+    let (agent, _) = grounded_agent(model, Budget::default());
+    let mut items = agent.stream("Add 300 to it.");
+    let mut told = Vec::new();
+    while let Some(event) = items.next().await {
+        if let Event::ModelRequestStarted { told: messages, .. } = event {
+            told.push(messages);
+        }
+    }
+    let first: Vec<Role> = told[0].iter().map(|m| m.role).collect();
+    assert_eq!(first, [Role::System, Role::User]);
+    assert_eq!(told[1].len(), 1);
+    assert_eq!(told[1][0].role, Role::Tool);
+    assert!(
+        told[1][0]
+            .content
+            .contains("4127 is not in the question or in any tool result"),
+        "{:?}",
+        told[1]
+    );
+}

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use futures::{FutureExt, StreamExt};
 
 use crate::event::Event;
-use crate::message::{Completion, CompletionRequest, FinishReason};
+use crate::message::{Completion, CompletionRequest, FinishReason, Message, Role};
 use crate::model::{CompletionAccumulator, ModelError, StreamDelta};
 use crate::run::{Run, RunError, Step};
 use crate::tool::panic_message;
@@ -42,6 +42,19 @@ fn guarded<T>(run: &mut Run, what: &str, step: impl FnOnce(&mut Run) -> T) -> Op
             None
         }
     }
+}
+
+/// The messages after the model's last turn in `transcript` (all of them
+/// before its first): what the loop has told it since it last spoke.
+fn told_since_reply(transcript: &[Message]) -> Vec<Message> {
+    let start = transcript
+        .iter()
+        .rposition(|m| m.role == Role::Assistant)
+        .map_or(0, |i| i + 1);
+    transcript
+        .get(start..)
+        .map(<[Message]>::to_vec)
+        .unwrap_or_default()
 }
 
 /// The detail of an internal stop caused by a run error.
@@ -113,6 +126,7 @@ impl Agent {
             messages: request.messages.len(),
             answer_only: run.on_answer_turn(),
             constrained: request.constraint.is_some(),
+            told: told_since_reply(run.transcript()),
         });
         let started = emitter.active().then(Instant::now);
         let call = AssertUnwindSafe(self.call_model(request, emitter)).catch_unwind();
