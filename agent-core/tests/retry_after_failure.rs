@@ -78,3 +78,40 @@ async fn an_answer_after_any_result_or_with_the_rule_off_stands() {
     assert_eq!(outcome.answer.as_deref(), Some("I cannot find it."));
     assert_eq!(outcome.steps, 2);
 }
+
+fn tool_names(request: &agent_core::CompletionRequest) -> Vec<&str> {
+    request.tools.iter().map(|t| t.name.as_str()).collect()
+}
+
+#[tokio::test]
+async fn a_tool_whose_call_fails_twice_sits_out_one_turn() {
+    let model = ScriptedModel::new()
+        .reply(failing("c1"))
+        .reply(failing("c2"))
+        .reply(adding("c3"))
+        .text("5");
+    let (runner, model) = agent(model, Budget::default());
+    let outcome = runner.run("add two and three").await;
+    assert_eq!(outcome.answer.as_deref(), Some("5"));
+    let requests = model.requests();
+    let all = tool_names(&requests[0]);
+    assert!(all.contains(&"fail") && all.len() > 1, "{all:?}");
+    // After the first failure the tool stays; after the same call failed
+    // again it is left out of the next request, and only that one.
+    assert_eq!(tool_names(&requests[1]), all);
+    let without: Vec<&str> = all.iter().copied().filter(|n| *n != "fail").collect();
+    assert_eq!(tool_names(&requests[2]), without);
+    assert_eq!(tool_names(&requests[3]), all);
+    // Off: every request offers every tool.
+    let model = ScriptedModel::new()
+        .reply(failing("c1"))
+        .reply(failing("c2"))
+        .text("I cannot.");
+    let budget = Budget {
+        withhold_failing_tool: false,
+        ..Budget::default()
+    };
+    let (runner, model) = agent(model, budget);
+    runner.run("add").await;
+    assert!(model.requests().iter().all(|r| tool_names(r) == all));
+}
