@@ -209,10 +209,6 @@ pub(crate) struct BudgetArgs {
     /// back once.
     #[arg(long)]
     pub(crate) no_ground_numbers: bool,
-    /// Keep offering a tool whose call just failed twice with the same
-    /// arguments, instead of leaving it out of the next request.
-    #[arg(long)]
-    pub(crate) no_withhold_failing_tool: bool,
 }
 
 /// `agent run`.

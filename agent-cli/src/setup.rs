@@ -126,7 +126,6 @@ pub(crate) fn budget(args: &BudgetArgs) -> Result<Budget, CliError> {
         loop_threshold: args.loop_threshold,
         answer_on_repeat: !args.no_answer_on_repeat,
         ground_numbers: !args.no_ground_numbers,
-        withhold_failing_tool: !args.no_withhold_failing_tool,
         ..Budget::default()
     };
     budget

@@ -3,17 +3,15 @@
 //! `--no-answer-turn` stops on a repeated call without asking for the
 //! answer, `--no-answer-on-repeat` runs the repeat and `--loop-threshold`
 //! says when repeats are a loop, and `--no-ground-numbers` runs a
-//! calculator call with made-up numbers, and `--no-withhold-failing-tool`
-//! keeps offering a tool whose call failed twice; without them, the run
-//! asks once for another call, once for the answer, and once for grounded
-//! numbers, and leaves that tool out of one request.
+//! calculator call with made-up numbers; without them, the run asks once
+//! for another call, once for the answer, and once for grounded numbers.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 
 use agent_native::testing::{Canned, CannedServer};
-use common::{agent, output, tool_names};
+use common::{agent, output};
 use serde_json::Value;
 
 const FAILING: &str =
@@ -134,50 +132,5 @@ async fn made_up_numbers_are_sent_back_once_unless_turned_off() {
         !outcome["transcript"]
             .to_string()
             .contains("not in the question")
-    );
-}
-
-#[tokio::test]
-async fn a_tool_whose_call_failed_twice_sits_out_one_native_request_unless_turned_off() {
-    let divide = ("c1", "calculator", r#"{"expression": "1 / 0"}"#);
-    let again = ("c2", "calculator", r#"{"expression": "1 / 0"}"#);
-    let search = ("c3", "search", r#"{"query": "Paris"}"#);
-    let tools_per_request = |flags: &'static [&'static str]| async move {
-        let server = CannedServer::start(vec![
-            Canned::tool_calls(&[divide]),
-            Canned::tool_calls(&[again]),
-            Canned::tool_calls(&[search]),
-            Canned::tool_calls(&[search]),
-            Canned::text("Paris has about 2,100,000 people."),
-        ])
-        .await
-        .unwrap();
-        let mut command = agent();
-        command
-            .args(["run", "a question", "--transport", "native", "--json"])
-            .args(["--tools", "calculator,search", "--base-url", server.url()])
-            .args(["--model", "test", "--no-stream"])
-            .args(flags);
-        let out = output(command).await;
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        server
-            .requests()
-            .iter()
-            .map(|r| tool_names(r).join(","))
-            .collect::<Vec<String>>()
-    };
-    let both = "calculator,search";
-    assert_eq!(
-        tools_per_request(&[]).await,
-        [both, both, "search", both, both]
-    );
-    assert_eq!(
-        tools_per_request(&["--no-withhold-failing-tool"]).await,
-        [both; 5]
     );
 }

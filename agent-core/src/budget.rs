@@ -133,15 +133,6 @@ pub struct Budget {
     /// call: small models otherwise reply "I cannot find it" to the first
     /// error. A second such answer stands. Default on.
     pub retry_after_failed_calls: bool,
-    /// When a call fails again with the same arguments, its tool is left
-    /// out of the next request (if the run has other tools): a small model
-    /// that repeats a failed call keeps repeating it, whatever the error
-    /// says, and with the tool gone it makes the call the error asked for
-    /// (reading the file before computing on it). Natively the tool list
-    /// of that one request is shorter (a server that renders tools into
-    /// the prompt re-reads it once); the text transport keeps its prompt
-    /// and leaves the tool out of the grammar. Default on.
-    pub withhold_failing_tool: bool,
     /// Optional history window for requests.
     pub history_window: Option<HistoryWindow>,
 }
@@ -160,7 +151,6 @@ impl Default for Budget {
             ground_numbers: true,
             answer_turn: true,
             retry_after_failed_calls: true,
-            withhold_failing_tool: true,
             history_window: None,
         }
     }

@@ -244,10 +244,6 @@ struct State {
     grounded_tools: Vec<String>,
     #[serde(default)]
     grounding: grounding::Grounding,
-    /// A tool left out of the next ordinary request
-    /// ([`Budget::withhold_failing_tool`](crate::Budget)).
-    #[serde(default)]
-    withheld: Option<String>,
     answer: Option<String>,
     started_ms: u64,
     last_ms: u64,
@@ -359,7 +355,6 @@ impl Run {
                 progress: ToolProgress::default(),
                 grounded_tools,
                 grounding: grounding::Grounding::default(),
-                withheld: None,
                 answer: None,
                 started_ms: now_ms,
                 last_ms: now_ms,

@@ -226,13 +226,6 @@ impl Run {
                         self.state.grounding.learn(&observation.content);
                     }
                     let seen = self.count_result(&observation);
-                    if *plan == CallPlan::Repeat
-                        && observation.error.is_some()
-                        && self.state.budget.withhold_failing_tool
-                        && self.state.tools.iter().any(|t| t.name != call.name)
-                    {
-                        self.state.withheld = Some(call.name.clone());
-                    }
                     if *plan == CallPlan::Repeat && !observation.found_something() {
                         observation.content.push_str(
                             "\n(Note: you already made this exact call, and again it gave \

@@ -9,8 +9,7 @@
 
 use std::sync::Arc;
 
-use crate::message::{CompletionRequest, Message, Role, ToolSpec};
-
+use crate::message::{CompletionRequest, Message, Role};
 use crate::transport::RequestParts;
 
 use super::Run;
@@ -94,21 +93,9 @@ impl Run {
             kept.extend_from_slice(&state.transcript[state.window_start..]);
             Arc::new(kept)
         };
-        // A tool whose call just failed twice sits out one ordinary turn.
-        let withheld = self.state.withheld.take();
-        let state = &self.state;
-        let offered: Arc<[ToolSpec]> = match withheld {
-            Some(name) if !answer_only => state
-                .tools
-                .iter()
-                .filter(|t| t.name != name)
-                .cloned()
-                .collect(),
-            _ => Arc::clone(&state.tools),
-        };
         let request = self.transport.render(RequestParts {
             messages: &messages,
-            tools: &offered,
+            tools: &state.tools,
             answer_only,
             answer_retry: answer_only && state.answer_retry_used,
             max_tokens: state.options.max_tokens,
