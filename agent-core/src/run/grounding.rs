@@ -101,13 +101,7 @@ impl Grounding {
         } else {
             Rule::Everyday
         };
-        let mut missing = Vec::new();
-        collect_ungrounded(
-            &Value::String(answer.to_string()),
-            &self.known,
-            rule,
-            &mut missing,
-        );
+        let missing = self.ungrounded_by(answer, rule);
         if !missing.is_empty() {
             self.answer_warned = true;
         }
@@ -116,11 +110,16 @@ impl Grounding {
 
     /// The numbers of `text` the conversation does not hold.
     pub(super) fn ungrounded_in(&self, text: &str) -> Vec<String> {
+        self.ungrounded_by(text, Rule::Everyday)
+    }
+
+    /// The numbers of `text` that are not known under `rule`.
+    fn ungrounded_by(&self, text: &str, rule: Rule) -> Vec<String> {
         let mut missing = Vec::new();
         collect_ungrounded(
             &Value::String(text.to_string()),
             &self.known,
-            Rule::Everyday,
+            rule,
             &mut missing,
         );
         missing

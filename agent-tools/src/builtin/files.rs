@@ -729,7 +729,7 @@ fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<ToolOutput, To
         // A pattern that names a directory (`docs`) is answered with what
         // that directory, or the one clearly meant, holds.
         let named_dir = nearby::closest_directory(root, &within)
-            .and_then(|dir| root.resolve(&dir, Access::Read).ok().map(|p| (dir, p)));
+            .and_then(|dir| root.resolve(&dir, Access::Read).ok());
         // A directory's listing, or similar files shown whole, is
         // something found; a list of similar paths is not.
         let shown_whole = match &named_dir {
@@ -738,14 +738,7 @@ fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<ToolOutput, To
         };
         let listed = named_dir.is_some() || shown_whole.is_some();
         let hint = match named_dir {
-            Some((dir, path)) => {
-                let listing = nearby::listing(root, &path);
-                format!(
-                    " The directory `{dir}` has: {}.{}",
-                    listing.text,
-                    listing.read_one()
-                )
-            }
+            Some(path) => nearby::holds(root, &path),
             None => match shown_whole {
                 Some(files) => format!(" {files}"),
                 None => nearby::hint(root, &within),

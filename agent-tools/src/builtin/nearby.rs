@@ -72,15 +72,20 @@ pub(crate) fn hint(root: &FileRoot, given: &str) -> String {
             .join(", ");
         return format!(" Similar paths: {list}. Read one with read_file.");
     }
-    let dir = nearest_directory(root, given);
-    let listing = listing(root, &dir);
-    if listing.text.is_empty() {
-        return " The working directory is empty.".into();
-    }
-    let place = match root.relative(&dir).as_str() {
+    holds(root, &nearest_directory(root, given))
+}
+
+/// A sentence saying what the directory `dir` holds, naming it by its
+/// path (the root as "the working directory"). Starts with a space.
+pub(crate) fn holds(root: &FileRoot, dir: &Path) -> String {
+    let place = match root.relative(dir).as_str() {
         "." => "The working directory".to_string(),
         shown => format!("The directory `{shown}`"),
     };
+    let listing = listing(root, dir);
+    if listing.text.is_empty() {
+        return format!(" {place} is empty.");
+    }
     format!(" {place} has: {}.{}", listing.text, listing.read_one())
 }
 
