@@ -14,12 +14,14 @@
 //! A number is compared by its significant digits, so `3.8 million`
 //! grounds `3800000`, `18%` grounds `0.18`, and `2,450` grounds `2450`;
 //! a rounded copy of a longer result (`7.07` of `7.0710678`) is grounded
-//! too. Numbers under a hundred with one or two significant digits (`4`,
+//! too. Its scale must fit: the same digits ten times larger or smaller
+//! (`12400000` for `124,000,000`, `12500` for `1250`) are a dropped or an
+//! added zero, not a unit change, and do not count. Numbers under a hundred with one or two significant digits (`4`,
 //! `12`, `0.5`), powers of ten and a few calendar and unit constants are
 //! taken as known, except in an answer given before any tool returned a
 //! result: there only the system prompt's and the task's numbers are.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -36,6 +38,12 @@ const KNOWN_CONSTANTS: &[&str] = &["365", "366", "36", "864", "144", "168", "102
 pub(super) struct Grounding {
     /// The significant digits of every number in what the model was given.
     known: BTreeSet<String>,
+    /// The powers of ten at which each of `known` was written, with the
+    /// number as first written there: `124` at 8 is `124,000,000`. Digits
+    /// without an entry (a run saved before scales were kept) match at
+    /// any scale.
+    #[serde(default)]
+    scales: BTreeMap<String, BTreeMap<i32, String>>,
     /// Calls (canonical keys) already sent back once for their numbers.
     warned: BTreeSet<String>,
     /// An answer was already sent back once for its numbers.
@@ -49,8 +57,15 @@ impl Grounding {
     /// Never the model's own turns, nor the loop's error observations (a
     /// call sent back for `1930` must not make `1930` known).
     pub(super) fn learn(&mut self, text: &str) {
-        for number in numbers_in(text) {
-            self.known.insert(number);
+        for (written, digits, scale) in numbers_in(text) {
+            if let Some(scale) = scale {
+                self.scales
+                    .entry(digits.clone())
+                    .or_default()
+                    .entry(scale)
+                    .or_insert(written);
+            }
+            self.known.insert(digits);
         }
     }
 
@@ -79,7 +94,7 @@ impl Grounding {
             return Vec::new();
         }
         let mut missing = Vec::new();
-        collect_ungrounded(arguments, &self.known, Rule::Everyday, &mut missing);
+        collect_ungrounded(arguments, self, Rule::Everyday, &mut missing);
         missing.dedup();
         if !missing.is_empty() {
             self.warned.insert(key.to_string());
@@ -116,13 +131,35 @@ impl Grounding {
     /// The numbers of `text` that are not known under `rule`.
     fn ungrounded_by(&self, text: &str, rule: Rule) -> Vec<String> {
         let mut missing = Vec::new();
-        collect_ungrounded(
-            &Value::String(text.to_string()),
-            &self.known,
-            rule,
-            &mut missing,
-        );
+        collect_ungrounded(&Value::String(text.to_string()), self, rule, &mut missing);
         missing
+    }
+
+    /// Whether `digits` are known at a scale that fits `scale`: the same,
+    /// or a unit change (a percentage, thousands, millions), not a factor
+    /// of ten, which is a zero dropped or added.
+    fn fits_scale(&self, digits: &str, scale: Option<i32>) -> bool {
+        let (Some(scale), Some(seen)) = (scale, self.scales.get(digits)) else {
+            return true;
+        };
+        seen.is_empty() || seen.keys().any(|known| (scale - known).abs() != 1)
+    }
+
+    /// The known number that `written` copies with a zero dropped or
+    /// added (`124,000,000` for `12400000`), as the conversation wrote it.
+    pub(super) fn miscopied(&self, written: &str) -> Option<&str> {
+        let scale = scale_of(written)?;
+        let digits = significant_digits(written)?;
+        self.scales
+            .get(&digits)?
+            .iter()
+            .find(|(known, _)| (scale - *known).abs() == 1)
+            .map(|(_, as_written)| as_written.as_str())
+    }
+
+    /// Whether `digits`, written at `scale`, are known in that scale.
+    fn knows(&self, digits: &str, scale: Option<i32>) -> bool {
+        self.known.contains(digits) && self.fits_scale(digits, scale)
     }
 }
 
@@ -162,9 +199,17 @@ pub(super) fn ungrounded_answer_turn_reason(numbers: &[String]) -> String {
 }
 
 /// The observation of a call sent back for its numbers; `find_with`
-/// names the run's tools that can find them.
-pub(super) fn ungrounded_reason(numbers: &[String], find_with: &[&str]) -> String {
+/// names the run's tools that can find them, `miscopied` pairs a number
+/// with the one the conversation has with a zero more or less.
+pub(super) fn ungrounded_reason(
+    numbers: &[String],
+    find_with: &[&str],
+    miscopied: &[(String, String)],
+) -> String {
     let shown: Vec<&str> = numbers.iter().take(4).map(String::as_str).collect();
+    if !miscopied.is_empty() && miscopied.len() == numbers.len() {
+        return miscopy_reason(miscopied);
+    }
     let (list, verb, them, they) = if shown.len() == 1 {
         (shown[0].to_string(), "is", "it", "it is")
     } else {
@@ -182,6 +227,44 @@ pub(super) fn ungrounded_reason(numbers: &[String], find_with: &[&str]) -> Strin
     )
 }
 
+/// The observation of a call whose every unknown number is a known one
+/// with a zero dropped or added: it names each and the number to send.
+fn miscopy_reason(miscopied: &[(String, String)]) -> String {
+    let mut wrong = Vec::new();
+    let mut right = Vec::new();
+    for (written, known) in miscopied.iter().take(4) {
+        let smaller = scale_of(written) < scale_of(known);
+        let integers = !written.contains('.') && !known.contains('.');
+        let how = match (integers, smaller) {
+            (true, true) => "has one zero too few",
+            (true, false) => "has one zero too many",
+            (false, true) => "is ten times too small",
+            (false, false) => "is ten times too large",
+        };
+        wrong.push(format!("{written} {how}: the results say {known}"));
+        right.push(format!("{} in place of {written}", plain_number(known)));
+    }
+    format!(
+        "{}. Make the call again with {}",
+        wrong.join("; "),
+        right.join(", and ")
+    )
+}
+
+/// A number as a calculator reads it: no thousands separators, and a
+/// scale word multiplied out (`3.8 million` is `3800000`).
+fn plain_number(written: &str) -> String {
+    let value = magnitude(written);
+    if value.is_finite() && value.fract() == 0.0 && value < 1e15 {
+        format!("{value:.0}")
+    } else {
+        written
+            .chars()
+            .filter(|c| c.is_ascii_digit() || *c == '.')
+            .collect()
+    }
+}
+
 /// Which numbers count as known without being in the conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Rule {
@@ -191,7 +274,7 @@ enum Rule {
     Strict,
 }
 
-fn collect_ungrounded(value: &Value, known: &BTreeSet<String>, rule: Rule, out: &mut Vec<String>) {
+fn collect_ungrounded(value: &Value, known: &Grounding, rule: Rule, out: &mut Vec<String>) {
     match value {
         Value::String(text) => {
             for (written, digits) in numbers_with_text(text) {
@@ -222,8 +305,9 @@ fn collect_ungrounded(value: &Value, known: &BTreeSet<String>, rule: Rule, out: 
     }
 }
 
-fn is_grounded(written: &str, digits: &str, known: &BTreeSet<String>, rule: Rule) -> bool {
-    if known.contains(digits) {
+fn is_grounded(written: &str, digits: &str, known: &Grounding, rule: Rule) -> bool {
+    let scale = scale_of(written);
+    if known.knows(digits, scale) {
         return true;
     }
     if rule == Rule::Everyday && KNOWN_CONSTANTS.contains(&digits) {
@@ -246,16 +330,17 @@ fn is_grounded(written: &str, digits: &str, known: &BTreeSet<String>, rule: Rule
         return false;
     };
     known
+        .known
         .range(stem.to_string()..)
         .take_while(|k| k.starts_with(stem))
-        .any(|k| k.len() >= digits.len())
+        .any(|k| k.len() > digits.len() && known.fits_scale(k, scale))
 }
 
 /// Whether `written`, read as a list of numbers between commas with no
 /// space (`212,198,240`, as a small model writes a function's arguments),
 /// holds only numbers the conversation has: thousands groups and a list
 /// look alike. A part of zeros (`3,800,000`) is no list.
-fn list_grounded(written: &str, known: &BTreeSet<String>, rule: Rule) -> bool {
+fn list_grounded(written: &str, known: &Grounding, rule: Rule) -> bool {
     if !written.contains(',') || written.contains(|c: char| !c.is_ascii_digit() && c != ',') {
         return false;
     }
@@ -315,22 +400,38 @@ fn magnitude(written: &str) -> f64 {
         .map_or(f64::INFINITY, |v| v.abs() * scale_after(&chars[end..]))
 }
 
-/// The significant digits of every number in `text`. A number written
-/// with separators counts whole and in its parts too: in a row of a CSV
-/// file, `96,830` is two values.
-fn numbers_in(text: &str) -> impl Iterator<Item = String> + '_ {
+/// The power of ten of a number as written (`2` for `124`, `8` for
+/// `124 million`, `-1` for `0.18`); `None` for zero or what cannot be
+/// read.
+fn scale_of(written: &str) -> Option<i32> {
+    let value = written
+        .parse::<f64>()
+        .map(f64::abs)
+        .unwrap_or_else(|_| magnitude(written));
+    (value.is_finite() && value > 0.0).then(|| value.log10().floor() as i32)
+}
+
+/// The significant digits of every number in `text`, with the power of
+/// ten it was written at, and as written. A number written with separators counts whole
+/// and in its parts too: in a row of a CSV file, `96,830` is two values.
+/// A part of zeros makes it one number (`124,000,000` is no list).
+fn numbers_in(text: &str) -> impl Iterator<Item = (String, String, Option<i32>)> + '_ {
     numbers_with_text(text)
         .into_iter()
         .flat_map(|(written, digits)| {
-            let parts: Vec<String> = if written.contains([',', ' ', '_', '\u{a0}', '\u{202f}']) {
+            let parts: Option<Vec<(String, String, Option<i32>)>> = if written
+                .contains([',', ' ', '_', '\u{a0}', '\u{202f}'])
+            {
                 written
                     .split([',', ' ', '_', '\u{a0}', '\u{202f}'])
-                    .filter_map(significant_digits)
+                    .filter(|part| !part.is_empty())
+                    .map(|part| Some((part.to_string(), significant_digits(part)?, scale_of(part))))
                     .collect()
             } else {
-                Vec::new()
+                None
             };
-            std::iter::once(digits).chain(parts)
+            let scale = scale_of(&written);
+            std::iter::once((written, digits, scale)).chain(parts.into_iter().flatten())
         })
 }
 
@@ -444,17 +545,15 @@ mod tests {
 
     #[test]
     fn numbers_are_read_with_their_separators_and_not_inside_words() {
-        let found = |t: &str| -> Vec<String> { numbers_in(t).collect() };
-        assert_eq!(
-            found("about 3,800,000 people (3.8 million)"),
-            ["38", "3", "8", "38", "38"]
-        );
+        let found =
+            |t: &str| -> Vec<String> { numbers_in(t).map(|(_, digits, _)| digits).collect() };
+        assert_eq!(found("about 3,800,000 people (3.8 million)"), ["38", "38"]);
         assert_eq!(
             found("error E4127 in utf8 at 21 196 km"),
             ["21196", "21", "196"]
         );
         assert_eq!(found("memory: 512Mi, 2048Mi"), ["512", "2048"]);
-        assert_eq!(found("0.0180 and .5 and 1_000"), ["18", "5", "1", "1"]);
+        assert_eq!(found("0.0180 and .5 and 1_000"), ["18", "5", "1"]);
         assert_eq!(found("2024-06-03,212"), ["2024", "6", "3212", "3", "212"]);
         assert_eq!(found("tazas,96,830"), ["9683", "96", "83"]);
         assert_eq!(found("no digits here"), Vec::<String>::new());
@@ -524,6 +623,35 @@ mod tests {
     }
 
     #[test]
+    fn the_same_digits_ten_times_larger_or_smaller_are_not_known() {
+        let mut g = grounding(&[
+            "Japan: about 124,000,000 people. Tokyo: 14,000,000 people.",
+            "1| producto,unidades,importe\n2| café molido,50,1250\n3| tazas,96,830",
+        ]);
+        // A dropped zero and an added one.
+        assert_eq!(
+            g.check("a", &json!({"expression": "14000000 / 12400000 * 100"})),
+            ["12400000"]
+        );
+        assert_eq!(g.check_answer("12500", false), ["12500"]);
+        assert_eq!(g.miscopied("12400000"), Some("124,000,000"));
+        assert_eq!(g.miscopied("12.5"), None);
+        // Units change by thousands or hundreds: millions, percentages.
+        for expression in ["14 / 124 * 100", "1.25 * 1000", "0.124e9 - 12.5 * 100"] {
+            assert!(
+                g.check(expression, &json!({"expression": expression}))
+                    .is_empty(),
+                "{expression}"
+            );
+        }
+        assert!(g.check("n", &json!({"total": 1250})).is_empty());
+        assert_eq!(
+            g.check("m", &json!({"total": 125})),
+            [json!(125).to_string()]
+        );
+    }
+
+    #[test]
     fn a_scale_word_makes_a_number_large() {
         let mut g = grounding(&["Question: What is the population of Spain?"]);
         assert_eq!(
@@ -571,18 +699,39 @@ mod tests {
 
     #[test]
     fn the_reason_names_the_numbers_and_where_to_find_them() {
-        let one = ungrounded_reason(&["2021".into()], &["search"]);
+        let one = ungrounded_reason(&["2021".into()], &["search"], &[]);
         assert_eq!(
             one,
             "2021 is not in the question or in any tool result. Look up the facts the question needs with search first, in words; if you are sure it is right, make this same call again"
         );
-        let two = ungrounded_reason(&["2021".into(), "1930".into()], &["read_file", "grep"]);
+        let two = ungrounded_reason(&["2021".into(), "1930".into()], &["read_file", "grep"], &[]);
         assert!(two.starts_with("2021, 1930 are not"), "{two}");
         assert!(
             two.contains("with read_file or grep first, in words; if you are sure they are right"),
             "{two}"
         );
-        let alone = ungrounded_reason(&["2021".into()], &[]);
+        let alone = ungrounded_reason(&["2021".into()], &[], &[]);
         assert!(alone.contains("Take it from the question"), "{alone}");
+        let miscopied = ungrounded_reason(
+            &["12400000".into()],
+            &["search"],
+            &[("12400000".into(), "124,000,000".into())],
+        );
+        assert_eq!(
+            miscopied,
+            "12400000 has one zero too few: the results say 124,000,000. Make the call again with 124000000 in place of 12400000"
+        );
+        let two = ungrounded_reason(
+            &["1.25".into(), "140 million".into()],
+            &["search"],
+            &[
+                ("1.25".into(), "12.5".into()),
+                ("140 million".into(), "14 million".into()),
+            ],
+        );
+        assert_eq!(
+            two,
+            "1.25 is ten times too small: the results say 12.5; 140 million has one zero too many: the results say 14 million. Make the call again with 12.5 in place of 1.25, and 14000000 in place of 140 million"
+        );
     }
 }

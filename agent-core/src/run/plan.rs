@@ -118,7 +118,14 @@ impl Run {
                         .map(|t| t.name.as_str())
                         .filter(|name| !state.grounded_tools.iter().any(|g| g == name))
                         .collect();
-                    plans.push(skip(&ungrounded_reason(&missing, &find_with)));
+                    let miscopied: Vec<(String, String)> = missing
+                        .iter()
+                        .filter_map(|written| {
+                            let known = state.grounding.miscopied(written)?;
+                            Some((written.clone(), known.to_string()))
+                        })
+                        .collect();
+                    plans.push(skip(&ungrounded_reason(&missing, &find_with, &miscopied)));
                     continue;
                 }
             }
