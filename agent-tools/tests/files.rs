@@ -464,6 +464,43 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
         out,
         "stock.csv:3: sku: A2 | item: nut | count: 75\nstock.csv:1: sku,item,count\nstock.csv:4: A3,\"nut, large\",9,extra"
     );
+    // Plain text found nowhere as written is looked for by its words,
+    // each cut to a stem, on a line or a row read with its column names.
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "count of nuts", "path": "stock.csv"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        out,
+        "stock.csv:3: sku: A2 | item: nut | count: 75\n(no line has `count of nuts` as written; these lines have each of its words)"
+    );
+    let out = call(&tools, "grep", json!({"pattern": "again betas"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        out,
+        "a.txt:4: beta again\n(no line has `again betas` as written; these lines have each of its words)"
+    );
+    // A regex is not loosened, nor is a word that has no other form.
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "again betas", "is_regex": true}),
+    )
+    .await
+    .unwrap();
+    assert!(out.starts_with("no matches"), "{out}");
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "bolt nuts", "path": "stock.csv"}),
+    )
+    .await
+    .unwrap();
+    assert!(out.starts_with("no matches"), "{out}");
     // A guessed file name with one clearly closest file searches that one.
     let out = call(
         &tools,

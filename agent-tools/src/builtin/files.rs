@@ -13,6 +13,7 @@ use serde::Deserialize;
 
 use super::nearby::{self, walk};
 use super::root::{Access, FileRoot, RootError};
+use super::words;
 use crate::typed::typed_tool;
 
 /// Lines `read_file` returns at most per call.
@@ -450,7 +451,41 @@ fn grep(root: &FileRoot, args: GrepArgs) -> Result<ToolOutput, ToolError> {
             ))
         })?;
     let (base, note) = resolve_dir_or_closest(root, args.path.as_deref().unwrap_or("."))?;
-    grep_in(root, &base, &args, &regex, is_regex).map(|output| output_with_note(note, output))
+    let output = match grep_in(root, &base, &args, &LineMatch::Pattern(&regex), is_regex) {
+        Grep::Found(output) => output,
+        Grep::Missed(missed) => {
+            // Plain text found nowhere: its words, each cut to a stem, may
+            // be on a line in another form or order.
+            let stems = (!is_regex).then(|| words::stems(&args.pattern)).flatten();
+            let looser =
+                stems.map(|stems| grep_in(root, &base, &args, &LineMatch::Words(&stems), false));
+            match looser {
+                Some(Grep::Found(found)) => ToolOutput::new(format!(
+                    "{}\n(no line has `{}` as written; these lines have each of its words)",
+                    found.content, args.pattern
+                )),
+                _ => missed,
+            }
+        }
+    };
+    Ok(output_with_note(note, output))
+}
+
+/// What a `grep` line must match.
+enum LineMatch<'a> {
+    /// The pattern, as built from the arguments.
+    Pattern(&'a regex::Regex),
+    /// Each of these word stems, on the line or on a table row read with
+    /// its column names.
+    Words(&'a [String]),
+}
+
+/// What a `grep` in one base found.
+enum Grep {
+    /// Matching lines.
+    Found(ToolOutput),
+    /// No line matched: the message that says so.
+    Missed(ToolOutput),
 }
 
 /// `grep` in `base`, a file or a directory, once the pattern is built.
@@ -458,9 +493,9 @@ fn grep_in(
     root: &FileRoot,
     base: &Path,
     args: &GrepArgs,
-    regex: &regex::Regex,
+    matcher: &LineMatch<'_>,
     is_regex: bool,
-) -> Result<ToolOutput, ToolError> {
+) -> Grep {
     let files = if base.is_dir() {
         walk(base)
     } else {
@@ -491,13 +526,20 @@ fn grep_in(
         let mut only_header = separator.is_some();
         let before = out.len();
         for (n, line) in text.lines().enumerate() {
-            if regex.is_match(line) {
+            let labelled = || match (separator, &header_cells) {
+                (Some(sep), Some(names)) if n > 0 => labelled_row(line, sep, names),
+                _ => None,
+            };
+            let matches = match matcher {
+                LineMatch::Pattern(regex) => regex.is_match(line),
+                LineMatch::Words(stems) => {
+                    words::holds_each(&labelled().unwrap_or_else(|| line.to_string()), stems)
+                }
+            };
+            if matches {
                 only_header &= n == 0;
                 if out.len() < MAX_GREP_MATCHES {
-                    let labelled = match (separator, &header_cells) {
-                        (Some(sep), Some(names)) if n > 0 => labelled_row(line, sep, names),
-                        _ => None,
-                    };
+                    let labelled = labelled();
                     if let Some(row) = labelled {
                         out.push(format!("{shown}:{}: {row}", n + 1));
                         continue;
@@ -520,6 +562,7 @@ fn grep_in(
         if only_header
             && out.len() > before
             && out.len() < MAX_GREP_MATCHES
+            && let LineMatch::Pattern(regex) = matcher
             && let Some(values) = column_values(&text, file, regex)
         {
             out.push(format!("{shown}: {values}"));
@@ -556,7 +599,7 @@ fn grep_in(
         } else {
             message.push_str("; try a shorter text or another word");
         }
-        return Ok(ToolOutput {
+        return Grep::Missed(ToolOutput {
             content: message,
             no_results: !shown_whole,
         });
@@ -564,7 +607,7 @@ fn grep_in(
     if more > 0 {
         out.push(format!("[... {more} more matches not shown]"));
     }
-    Ok(ToolOutput::new(out.join("\n")))
+    Grep::Found(ToolOutput::new(out.join("\n")))
 }
 
 /// The sentence of a `grep` miss that shows the short files it searched,

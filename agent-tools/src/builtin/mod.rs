@@ -6,6 +6,7 @@ mod files;
 mod nearby;
 mod root;
 mod search;
+mod words;
 
 use std::path::Path;
 use std::sync::Arc;

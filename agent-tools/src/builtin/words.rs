@@ -1,0 +1,85 @@
+//! The looser reading of a plain `grep` text that found nothing: its
+//! words, each cut to a stem, to be found anywhere on a line. A model
+//! asks for "USB-C hubs" where the file says "USB-C hub", or for words in
+//! another order than the file's.
+
+/// The stems of the words of `text`, lower case: punctuation around a
+/// word and a possessive `'s` dropped, a plural `s` cut from a word of
+/// four letters or more (`hubs` → `hub`, not `bus`, not `class`). Words
+/// of one or two Latin letters (`a`, `of`, `de`) are left out, but not
+/// those with a digit (`2m`) or in another script (`东京`). `None` when no word is left, or when the
+/// stems would find no more than `text` itself did (one word, no stem).
+pub(crate) fn stems(text: &str) -> Option<Vec<String>> {
+    let stems: Vec<String> = text.split_whitespace().filter_map(stem).collect();
+    let looser = stems.len() > 1 || stems.first().is_some_and(|s| *s != text.to_lowercase());
+    (!stems.is_empty() && looser).then_some(stems)
+}
+
+/// Whether `line` holds each of `stems`, whatever its case.
+pub(crate) fn holds_each(line: &str, stems: &[String]) -> bool {
+    let line = line.to_lowercase();
+    stems.iter().all(|stem| line.contains(stem.as_str()))
+}
+
+fn stem(word: &str) -> Option<String> {
+    let word = word
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    let word = word
+        .strip_suffix("'s")
+        .or_else(|| word.strip_suffix("\u{2019}s"))
+        .unwrap_or(&word);
+    let letters = word.chars().count();
+    if letters == 0 || (letters <= 2 && word.chars().all(|c| c.is_ascii_alphabetic())) {
+        return None;
+    }
+    let cut = letters >= 4 && word.ends_with('s') && !word.ends_with("ss");
+    let stem = if cut {
+        word.strip_suffix('s').unwrap_or(word)
+    } else {
+        word
+    };
+    Some(stem.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_cut_to_stems_and_one_plain_word_is_not_looser() {
+        assert_eq!(
+            stems("USB-C hubs"),
+            Some(vec!["usb-c".into(), "hub".into()])
+        );
+        assert_eq!(
+            stems("the landlord's phone number?"),
+            Some(vec![
+                "the".into(),
+                "landlord".into(),
+                "phone".into(),
+                "number".into()
+            ])
+        );
+        assert_eq!(stems("ventas"), Some(vec!["venta".into()]));
+        assert_eq!(stems("Phone"), None);
+        assert_eq!(stems("class"), None);
+        assert_eq!(stems("bus"), None);
+        assert_eq!(stems("a ?"), None);
+        assert_eq!(
+            stems("cable of 2m"),
+            Some(vec!["cable".into(), "2m".into()])
+        );
+        assert_eq!(stems("東京 人口"), Some(vec!["東京".into(), "人口".into()]));
+    }
+
+    #[test]
+    fn a_line_holds_each_stem_in_any_order_and_case() {
+        let stems = stems("stock USB-C hubs").unwrap_or_default();
+        assert!(holds_each(
+            "sku: A-101 | name: USB-C hub | stock: 137",
+            &stems
+        ));
+        assert!(!holds_each("A-101,USB-C hub,137", &stems));
+    }
+}
