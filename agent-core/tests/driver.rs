@@ -755,6 +755,9 @@ impl agent_core::Toolbox for GroundedAdd {
         &self,
         call: &agent_core::ToolCall,
     ) -> Result<agent_core::ToolOutput, agent_core::ToolError> {
+        if call.name == "add" && call.arguments["a"].is_string() {
+            return Err(agent_core::ToolError::invalid_args("`a` is not a number"));
+        }
         self.0.call(call).await
     }
 }
@@ -797,6 +800,24 @@ async fn a_call_with_made_up_numbers_is_sent_back_once_then_runs() {
     }
     // The call that ran is not noted as a repeat.
     assert_eq!(answers[2], "4427");
+}
+
+#[tokio::test]
+async fn a_computing_tool_given_names_before_any_lookup_is_told_to_look_them_up() {
+    let model = ScriptedModel::new()
+        .call("1", "add", json!({"a": "latency", "b": 1}))
+        .call("2", "lookup", json!({"q": "latency"}))
+        .call("3", "add", json!({"a": "latencies", "b": 1}))
+        .text("I cannot find it.");
+    let (agent, _) = grounded_agent(model, Budget::default());
+    let outcome = agent.run("What is the mean latency?").await;
+    let answers: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
+    assert_eq!(
+        answers[0],
+        "Error (invalid arguments): `a` is not a number. Look the numbers up with sleep, seq, fail, boom or lookup first."
+    );
+    // Once a lookup has given a result, the error is the tool's own.
+    assert_eq!(answers[2], "Error (invalid arguments): `a` is not a number");
 }
 
 #[tokio::test]

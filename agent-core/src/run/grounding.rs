@@ -219,12 +219,21 @@ pub(super) fn ungrounded_reason(
         [] => format!("Take {them} from the question"),
         tools => format!(
             "Look up the facts the question needs with {} first, in words",
-            tools.join(" or ")
+            either(tools)
         ),
     };
     format!(
         "{list} {verb} not in the question or in any tool result. {find}; if you are sure {they} right, make this same call again"
     )
+}
+
+/// Names as alternatives: `a`, `a or b`, `a, b or c`.
+pub(super) fn either(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
 }
 
 /// The observation of a call whose every unknown number is a known one

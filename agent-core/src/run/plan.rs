@@ -17,9 +17,9 @@ use crate::tool::{Observation, ToolErrorKind};
 use crate::transport::Decision;
 
 use super::grounding::{
-    ungrounded_answer_reason, ungrounded_answer_turn_reason, ungrounded_reason,
+    either, ungrounded_answer_reason, ungrounded_answer_turn_reason, ungrounded_reason,
 };
-use super::{Phase, Run};
+use super::{Phase, Run, State};
 
 /// What happens to one call of a round.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -112,12 +112,7 @@ impl Run {
                 if !missing.is_empty() {
                     // Sent back before it counts as a call: the same call
                     // again is its first run, not a repeat.
-                    let find_with: Vec<&str> = state
-                        .tools
-                        .iter()
-                        .map(|t| t.name.as_str())
-                        .filter(|name| !state.grounded_tools.iter().any(|g| g == name))
-                        .collect();
+                    let find_with = finding_tools(state);
                     let miscopied: Vec<(String, String)> = missing
                         .iter()
                         .filter_map(|written| {
@@ -231,6 +226,24 @@ impl Run {
                     self.state.progress.found_something |= observation.found_something();
                     if observation.error.is_none() && self.state.budget.ground_numbers {
                         self.state.grounding.learn(&observation.content);
+                    }
+                    // A computing tool that cannot read its arguments
+                    // before anything was looked up: the model is
+                    // computing with names for numbers it never found.
+                    let computes = self.state.grounded_tools.contains(&call.name);
+                    let find_with = finding_tools(&self.state);
+                    if computes
+                        && self.state.budget.ground_numbers
+                        && observation.error == Some(ToolErrorKind::InvalidArgs)
+                        && !self.state.progress.any_result
+                        && !find_with.is_empty()
+                    {
+                        let ended = observation.content.trim_end().ends_with(['.', '!', '?']);
+                        observation.content.push_str(&format!(
+                            "{} Look the numbers up with {} first.",
+                            if ended { "" } else { "." },
+                            either(&find_with)
+                        ));
                     }
                     let seen = self.count_result(&observation);
                     if *plan == CallPlan::Repeat && !observation.found_something() {
@@ -356,4 +369,14 @@ impl Run {
             );
         }
     }
+}
+
+/// The run's tools that find things rather than compute on numbers.
+fn finding_tools(state: &State) -> Vec<&str> {
+    state
+        .tools
+        .iter()
+        .map(|t| t.name.as_str())
+        .filter(|name| !state.grounded_tools.iter().any(|g| g == name))
+        .collect()
 }
