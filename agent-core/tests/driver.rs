@@ -884,6 +884,56 @@ async fn an_answer_with_a_number_no_tool_gave_is_sent_back_once() {
 }
 
 #[tokio::test]
+async fn an_answer_on_false_arithmetic_is_sent_back_naming_the_claim() {
+    let claim = "Thought: 2,100,000 + 3,800,000 = 8,900,000.\nFinal Answer: 8,900,000";
+    let model = ScriptedModel::new()
+        .call("1", "lookup", json!({"q": "population"}))
+        .text(claim)
+        .text(claim)
+        .text(claim);
+    let (agent, _) = grounded_agent(model, Budget::default());
+    let outcome = agent
+        .run("Paris has 2,100,000 people and Berlin 3,800,000. How many together?")
+        .await;
+    let told: Vec<&str> = outcome
+        .transcript
+        .iter()
+        .filter(|m| m.role == Role::User)
+        .map(|m| m.content.as_str())
+        .collect();
+    // First the claim is named; then, the claim told once, the answer's
+    // number is sent back; the third answer stands.
+    assert!(
+        told.iter().any(|t| t.contains(
+            "2,100,000 + 3,800,000 is not 8,900,000. Compute it with add, then give the final answer"
+        )),
+        "{told:?}"
+    );
+    assert!(
+        told.iter()
+            .any(|t| t.contains("8,900,000 is in no tool result")),
+        "{told:?}"
+    );
+    assert_eq!(outcome.answer.as_deref(), Some(claim));
+    // Right arithmetic is no claim to send back.
+    let model = ScriptedModel::new()
+        .call("1", "lookup", json!({"q": "population"}))
+        .text("2,100,000 + 3,800,000 = 5,900,000");
+    let (agent, _) = grounded_agent(model, Budget::default());
+    let outcome = agent
+        .run("Paris has 2,100,000 people and Berlin 3,800,000. How many together?")
+        .await;
+    assert!(
+        !outcome
+            .transcript
+            .iter()
+            .any(|m| m.content.contains("is not 5,900,000")),
+        "{:?}",
+        outcome.transcript
+    );
+}
+
+#[tokio::test]
 async fn an_answer_before_any_tool_result_is_sent_back_for_any_number() {
     // Answered at once with a small number: sent back, the model computes.
     let model = ScriptedModel::new()

@@ -26,6 +26,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::arithmetic::{FalseClaim, false_claims};
 use crate::message::{Message, Role};
 
 /// Constants a model may use without finding them in the conversation,
@@ -49,6 +50,9 @@ pub(super) struct Grounding {
     /// An answer was already sent back once for its numbers.
     #[serde(default)]
     answer_warned: bool,
+    /// Arithmetic claims (`expression = result`) already sent back once.
+    #[serde(default)]
+    claims_warned: BTreeSet<String>,
 }
 
 impl Grounding {
@@ -123,6 +127,16 @@ impl Grounding {
         missing
     }
 
+    /// The first arithmetic claim of `text` that is false and was not sent
+    /// back before; it will not be again.
+    pub(super) fn check_claims(&mut self, text: &str) -> Option<FalseClaim> {
+        let claim = false_claims(text)
+            .into_iter()
+            .find(|c| !self.claims_warned.contains(&c.key()))?;
+        self.claims_warned.insert(claim.key());
+        Some(claim)
+    }
+
     /// The numbers of `text` the conversation does not hold.
     pub(super) fn ungrounded_in(&self, text: &str) -> Vec<String> {
         self.ungrounded_by(text, Rule::Everyday)
@@ -185,6 +199,18 @@ pub(super) fn ungrounded_answer_reason(
         ),
     };
     format!("{} {verb} in no tool result. {how}", shown.join(", "))
+}
+
+/// Why an answer built on false arithmetic is sent back; `compute_with`
+/// names the tools that compute.
+pub(super) fn false_claim_reason(claim: &FalseClaim, compute_with: &[String]) -> String {
+    let names: Vec<&str> = compute_with.iter().map(String::as_str).collect();
+    format!(
+        "{} is not {}. Compute it with {}, then give the final answer",
+        claim.expression,
+        claim.claimed,
+        either(&names)
+    )
 }
 
 /// Why an answer on a forced answer turn, when no tool can be called, is

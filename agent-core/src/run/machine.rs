@@ -217,6 +217,10 @@ impl Run {
         );
         if answer_turn.is_none() {
             self.check_premature_answer(&mut interpretation.turn.decision);
+            self.check_false_arithmetic(
+                &mut interpretation.turn.decision,
+                &interpretation.message.content,
+            );
             self.check_ungrounded_answer(&mut interpretation.turn.decision);
         }
         let turn = interpretation.turn;

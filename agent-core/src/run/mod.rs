@@ -10,6 +10,7 @@
 //! tool calls can be stored and resumed in another process, with the same
 //! transport only.
 
+mod arithmetic;
 mod grounding;
 mod machine;
 mod persist;

@@ -17,7 +17,8 @@ use crate::tool::{Observation, ToolErrorKind};
 use crate::transport::Decision;
 
 use super::grounding::{
-    either, ungrounded_answer_reason, ungrounded_answer_turn_reason, ungrounded_reason,
+    either, false_claim_reason, ungrounded_answer_reason, ungrounded_answer_turn_reason,
+    ungrounded_reason,
 };
 use super::{Phase, Run, State};
 
@@ -334,6 +335,26 @@ impl Run {
                 &state.grounded_tools,
                 before_results,
             ));
+        }
+    }
+
+    /// A final answer whose text (its thought included) claims arithmetic
+    /// that does not hold (`2,100,000 + 3,800,000 = 8,900,000`) is sent
+    /// back, once per claim, in a run with a computing tool
+    /// ([`Budget::ground_numbers`](crate::Budget)): the claim is named and
+    /// the model is told to compute it with the tool. Checked before the
+    /// answer's numbers, so a model that did a sum wrong in its head is
+    /// told what was wrong, not only that the result is nowhere.
+    pub(super) fn check_false_arithmetic(&mut self, decision: &mut Decision, text: &str) {
+        let state = &mut self.state;
+        if !matches!(decision, Decision::Final(_))
+            || !state.budget.ground_numbers
+            || state.grounded_tools.is_empty()
+        {
+            return;
+        }
+        if let Some(claim) = state.grounding.check_claims(text) {
+            *decision = Decision::Malformed(false_claim_reason(&claim, &state.grounded_tools));
         }
     }
 

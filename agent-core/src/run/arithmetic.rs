@@ -1,0 +1,260 @@
+//! Arithmetic a model claims in its own words (`2,100,000 + 3,800,000 =
+//! 8,900,000`), and whether it holds. Small models add in their head and
+//! get sums wrong; a final answer built on a false claim is sent back
+//! once, naming the claim, so the model computes it with a tool.
+//!
+//! Only plain arithmetic is read: numbers (with thousands separators),
+//! `+ - * / × x` and parentheses, before an `=` and a number. Anything
+//! else (names, functions, units inside the expression) is not a claim.
+
+/// A claim that does not hold: `expression` (as the model wrote it) is
+/// not `claimed`.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct FalseClaim {
+    pub(super) expression: String,
+    pub(super) claimed: String,
+}
+
+impl FalseClaim {
+    /// The claim as one text, to remember it by.
+    pub(super) fn key(&self) -> String {
+        format!("{} = {}", self.expression, self.claimed)
+    }
+}
+
+/// The claims of `text` that are false, in order, each once.
+pub(super) fn false_claims(text: &str) -> Vec<FalseClaim> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out: Vec<FalseClaim> = Vec::new();
+    for (at, c) in chars.iter().enumerate() {
+        if *c != '=' {
+            continue;
+        }
+        let Some((expression, value)) = expression_before(&chars[..at]) else {
+            continue;
+        };
+        let Some((claimed, claimed_value, decimals)) = number_after(&chars[at + 1..]) else {
+            continue;
+        };
+        let tolerance = (value.abs() * 0.005).max(0.5 * 10f64.powi(-decimals));
+        let claim = FalseClaim {
+            expression,
+            claimed,
+        };
+        if (value - claimed_value).abs() > tolerance && !out.contains(&claim) {
+            out.push(claim);
+        }
+    }
+    out
+}
+
+/// The arithmetic right before an `=`, as written and as its value: the
+/// longest run of arithmetic characters, which must hold an operator
+/// between two numbers.
+fn expression_before(before: &[char]) -> Option<(String, f64)> {
+    let start = before
+        .iter()
+        .rposition(|c| !is_arithmetic(*c))
+        .map_or(0, |i| i + 1);
+    let written: String = before[start..].iter().collect();
+    let written = written
+        .trim()
+        .trim_start_matches(|c: char| !(c.is_ascii_digit() || c == '('))
+        .to_string();
+    let tokens = tokens(&written)?;
+    let has_operator = tokens.windows(2).any(|pair| {
+        matches!(
+            pair,
+            [Token::Number(_), Token::Op(_)] | [Token::Close, Token::Op(_)]
+        )
+    });
+    if !has_operator {
+        return None;
+    }
+    let mut parser = Parser { tokens, at: 0 };
+    let value = parser.sum()?;
+    (parser.at == parser.tokens.len() && value.is_finite()).then_some((written, value))
+}
+
+fn is_arithmetic(c: char) -> bool {
+    c.is_ascii_digit()
+        || matches!(
+            c,
+            ' ' | ',' | '.' | '+' | '-' | '*' | '/' | '×' | 'x' | '(' | ')'
+        )
+}
+
+/// The number right after an `=`: as written, its value and its number
+/// of decimals.
+fn number_after(after: &[char]) -> Option<(String, f64, i32)> {
+    let text: String = after.iter().take(40).collect();
+    let text = text.trim_start();
+    let written: String = text
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || matches!(c, ',' | '.'))
+        .collect();
+    let written = written.trim_end_matches(['.', ',']).to_string();
+    if written.is_empty() {
+        return None;
+    }
+    let value = plain(&written)?;
+    let decimals = written
+        .split_once('.')
+        .map_or(0, |(_, fraction)| fraction.len() as i32);
+    Some((written, value, decimals))
+}
+
+/// The value of a number written with `,` between groups of three.
+fn plain(written: &str) -> Option<f64> {
+    let (whole, fraction) = written.split_once('.').unwrap_or((written, ""));
+    let mut groups = whole.split(',');
+    let first = groups.next()?;
+    if first.is_empty() || (whole.contains(',') && first.len() > 3) {
+        return None;
+    }
+    if !groups.all(|g| g.len() == 3) {
+        return None;
+    }
+    format!("{}.{fraction}", whole.replace(',', ""))
+        .trim_end_matches('.')
+        .parse()
+        .ok()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Token {
+    Number(f64),
+    Op(char),
+    Open,
+    Close,
+}
+
+fn tokens(written: &str) -> Option<Vec<Token>> {
+    let chars: Vec<char> = written.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_ascii_digit() || c == '.' {
+            let start = i;
+            while i < chars.len()
+                && (chars[i].is_ascii_digit()
+                    || chars[i] == '.'
+                    || (chars[i] == ',' && chars.get(i + 1).is_some_and(char::is_ascii_digit)))
+            {
+                i += 1;
+            }
+            let number: String = chars[start..i].iter().collect();
+            out.push(Token::Number(plain(&number)?));
+            continue;
+        }
+        match c {
+            ' ' => {}
+            '+' | '-' | '*' | '/' => out.push(Token::Op(c)),
+            '×' | 'x' => out.push(Token::Op('*')),
+            '(' => out.push(Token::Open),
+            ')' => out.push(Token::Close),
+            _ => return None,
+        }
+        i += 1;
+    }
+    Some(out)
+}
+
+/// A recursive-descent reader of sums of products, with parentheses.
+struct Parser {
+    tokens: Vec<Token>,
+    at: usize,
+}
+
+impl Parser {
+    fn sum(&mut self) -> Option<f64> {
+        let mut value = self.product()?;
+        while let Some(Token::Op(op @ ('+' | '-'))) = self.tokens.get(self.at).copied() {
+            self.at += 1;
+            let right = self.product()?;
+            value = if op == '+' {
+                value + right
+            } else {
+                value - right
+            };
+        }
+        Some(value)
+    }
+
+    fn product(&mut self) -> Option<f64> {
+        let mut value = self.atom()?;
+        while let Some(Token::Op(op @ ('*' | '/'))) = self.tokens.get(self.at).copied() {
+            self.at += 1;
+            let right = self.atom()?;
+            value = if op == '*' {
+                value * right
+            } else {
+                value / right
+            };
+        }
+        Some(value)
+    }
+
+    fn atom(&mut self) -> Option<f64> {
+        let token = self.tokens.get(self.at).copied()?;
+        self.at += 1;
+        match token {
+            Token::Number(n) => Some(n),
+            Token::Op('-') => self.atom().map(|v| -v),
+            Token::Open => {
+                let value = self.sum()?;
+                (self.tokens.get(self.at) == Some(&Token::Close)).then(|| {
+                    self.at += 1;
+                    value
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claims(text: &str) -> Vec<(String, String)> {
+        false_claims(text)
+            .into_iter()
+            .map(|c| (c.expression, c.claimed))
+            .collect()
+    }
+
+    #[test]
+    fn a_wrong_sum_is_found_and_a_right_one_is_not() {
+        let text = "The sum is 2,100,000 + 3,800,000 + 14,000,000 + 2,750,000 = 8,900,000. \
+                    The average is 8,900,000 / 4 = 2,225,000.";
+        assert_eq!(
+            claims(text),
+            [(
+                "2,100,000 + 3,800,000 + 14,000,000 + 2,750,000".to_string(),
+                "8,900,000".to_string()
+            )]
+        );
+        assert!(claims("(212 + 198 + 240) / 3 = 216.67 ms").is_empty());
+        assert!(claims("so 14 / 124 * 100 = 11.29%").is_empty());
+        assert!(claims("2 × 3 = 6, and 10 - 4 = 6").is_empty());
+        assert_eq!(
+            claims("1024 + 768 + 2048 = 2816"),
+            [("1024 + 768 + 2048".into(), "2816".into())]
+        );
+    }
+
+    #[test]
+    fn what_is_not_plain_arithmetic_is_no_claim() {
+        assert!(claims("x = 5").is_empty());
+        assert!(claims("mean(212,198) = 300").is_empty());
+        assert!(claims("version = 2").is_empty());
+        assert!(claims("a == b").is_empty());
+        assert!(claims("12 = 13").is_empty());
+        assert!(claims("the result of 7 / 0 = 1").is_empty());
+        // A rounded result holds.
+        assert!(claims("10 / 3 = 3.33").is_empty());
+        assert!(claims("22,650,000 / 4 = 5,662,500").is_empty());
+    }
+}
