@@ -89,15 +89,24 @@ fn is_arithmetic(c: char) -> bool {
 fn number_after(after: &[char]) -> Option<(String, f64, i32)> {
     let text: String = after.iter().take(40).collect();
     let text = text.trim_start();
-    let written: String = text
+    let (sign, text) = match text.strip_prefix('-') {
+        Some(rest) => (-1.0, rest),
+        None => (1.0, text),
+    };
+    let digits: String = text
         .chars()
         .take_while(|c| c.is_ascii_digit() || matches!(c, ',' | '.'))
         .collect();
-    let written = written.trim_end_matches(['.', ',']).to_string();
-    if written.is_empty() {
+    let digits = digits.trim_end_matches(['.', ',']);
+    if digits.is_empty() {
         return None;
     }
-    let value = plain(&written)?;
+    let value = sign * plain(digits)?;
+    let written = if sign < 0.0 {
+        format!("-{digits}")
+    } else {
+        digits.to_string()
+    };
     let decimals = written
         .split_once('.')
         .map_or(0, |(_, fraction)| fraction.len() as i32);
@@ -239,6 +248,8 @@ mod tests {
         assert!(claims("(212 + 198 + 240) / 3 = 216.67 ms").is_empty());
         assert!(claims("so 14 / 124 * 100 = 11.29%").is_empty());
         assert!(claims("2 × 3 = 6, and 10 - 4 = 6").is_empty());
+        assert!(claims("3 - 5 = -2").is_empty());
+        assert_eq!(claims("3 - 5 = 2"), [("3 - 5".into(), "2".into())]);
         assert_eq!(
             claims("1024 + 768 + 2048 = 2816"),
             [("1024 + 768 + 2048".into(), "2816".into())]
