@@ -102,14 +102,14 @@ fn number_after(after: &[char]) -> Option<(String, f64, i32)> {
         return None;
     }
     let value = sign * plain(digits)?;
+    let decimals = digits
+        .split_once('.')
+        .map_or(0, |(_, fraction)| fraction.len() as i32);
     let written = if sign < 0.0 {
         format!("-{digits}")
     } else {
         digits.to_string()
     };
-    let decimals = written
-        .split_once('.')
-        .map_or(0, |(_, fraction)| fraction.len() as i32);
     Some((written, value, decimals))
 }
 
@@ -178,28 +178,27 @@ struct Parser {
 
 impl Parser {
     fn sum(&mut self) -> Option<f64> {
-        let mut value = self.product()?;
-        while let Some(Token::Op(op @ ('+' | '-'))) = self.tokens.get(self.at).copied() {
-            self.at += 1;
-            let right = self.product()?;
-            value = if op == '+' {
-                value + right
-            } else {
-                value - right
-            };
-        }
-        Some(value)
+        self.chain(['+', '-'], Self::product)
     }
 
     fn product(&mut self) -> Option<f64> {
-        let mut value = self.atom()?;
-        while let Some(Token::Op(op @ ('*' | '/'))) = self.tokens.get(self.at).copied() {
+        self.chain(['*', '/'], Self::atom)
+    }
+
+    /// `operand (op operand)*` for the two operators of one precedence
+    /// level, left to right.
+    fn chain(&mut self, ops: [char; 2], operand: fn(&mut Self) -> Option<f64>) -> Option<f64> {
+        let mut value = operand(self)?;
+        while let Some(Token::Op(op)) = self.tokens.get(self.at).copied()
+            && ops.contains(&op)
+        {
             self.at += 1;
-            let right = self.atom()?;
-            value = if op == '*' {
-                value * right
-            } else {
-                value / right
+            let right = operand(self)?;
+            value = match op {
+                '+' => value + right,
+                '-' => value - right,
+                '*' => value * right,
+                _ => value / right,
             };
         }
         Some(value)

@@ -16,8 +16,9 @@
 //! a rounded copy of a longer result (`7.07` of `7.0710678`) is grounded
 //! too. Its scale must fit: the same digits ten times larger or smaller
 //! (`12400000` for `124,000,000`, `12500` for `1250`) are a dropped or an
-//! added zero, not a unit change, and do not count. Numbers under a hundred with one or two significant digits (`4`,
-//! `12`, `0.5`), powers of ten and a few calendar and unit constants are
+//! added zero, not a unit change, and do not count. Numbers under a
+//! hundred with one or two significant digits (`4`, `12`, `0.5`), powers
+//! of ten and a few calendar and unit constants are
 //! taken as known, except in an answer given before any tool returned a
 //! result: there only the system prompt's and the task's numbers are.
 

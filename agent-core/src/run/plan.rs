@@ -228,24 +228,7 @@ impl Run {
                     if observation.error.is_none() && self.state.budget.ground_numbers {
                         self.state.grounding.learn(&observation.content);
                     }
-                    // A computing tool that cannot read its arguments
-                    // before anything was looked up: the model is
-                    // computing with names for numbers it never found.
-                    let computes = self.state.grounded_tools.contains(&call.name);
-                    let find_with = finding_tools(&self.state);
-                    if computes
-                        && self.state.budget.ground_numbers
-                        && observation.error == Some(ToolErrorKind::InvalidArgs)
-                        && !self.state.progress.any_result
-                        && !find_with.is_empty()
-                    {
-                        let ended = observation.content.trim_end().ends_with(['.', '!', '?']);
-                        observation.content.push_str(&format!(
-                            "{} Look the numbers up with {} first.",
-                            if ended { "" } else { "." },
-                            either(&find_with)
-                        ));
-                    }
+                    self.hint_lookup_before_computing(&mut observation);
                     let seen = self.count_result(&observation);
                     if *plan == CallPlan::Repeat && !observation.found_something() {
                         observation.content.push_str(
@@ -297,6 +280,30 @@ impl Run {
             progress.stalled = true;
         }
         *count
+    }
+
+    /// A computing tool that could not read its arguments before any
+    /// tool gave a result: the model is computing with names for numbers
+    /// it never found, so its error names the run's tools that find them.
+    fn hint_lookup_before_computing(&self, observation: &mut Observation) {
+        let state = &self.state;
+        if !state.budget.ground_numbers
+            || state.progress.any_result
+            || observation.error != Some(ToolErrorKind::InvalidArgs)
+            || !state.grounded_tools.contains(&observation.tool)
+        {
+            return;
+        }
+        let find_with = finding_tools(state);
+        if find_with.is_empty() {
+            return;
+        }
+        let ended = observation.content.trim_end().ends_with(['.', '!', '?']);
+        observation.content.push_str(&format!(
+            "{} Look the numbers up with {} first.",
+            if ended { "" } else { "." },
+            either(&find_with)
+        ));
     }
 
     /// What a model that has what it needs does next: compute with the
