@@ -4,8 +4,10 @@
 //! once, naming the claim, so the model computes it with a tool.
 //!
 //! Only plain arithmetic is read: numbers (with thousands separators),
-//! `+ - * / × x` and parentheses, before an `=` and a number. Anything
-//! else (names, functions, units inside the expression) is not a claim.
+//! `+ - * / × x` and parentheses, before an `=` and a number. A unit of
+//! one to three letters written onto a number (`512Mi`, `40ms`) and a
+//! currency sign before one (`$4.75`) are read past. Anything else
+//! (names, functions, words inside the expression) is not a claim.
 
 /// A claim that does not hold: `expression` (as the model wrote it) is
 /// not `claimed`.
@@ -24,7 +26,7 @@ impl FalseClaim {
 
 /// The claims of `text` that are false, in order, each once.
 pub(super) fn false_claims(text: &str) -> Vec<FalseClaim> {
-    let chars: Vec<char> = text.chars().collect();
+    let chars = without_units(text);
     let mut out: Vec<FalseClaim> = Vec::new();
     for (at, c) in chars.iter().enumerate() {
         if *c != '=' {
@@ -43,6 +45,40 @@ pub(super) fn false_claims(text: &str) -> Vec<FalseClaim> {
         };
         if (value - claimed_value).abs() > tolerance && !out.contains(&claim) {
             out.push(claim);
+        }
+    }
+    out
+}
+
+/// The characters of `text` without the units written onto its numbers:
+/// one to three ASCII letters right after a digit and before a character
+/// that is neither a letter nor a digit (`512Mi`, `40ms`; not the `x` of
+/// `3x4`, and not a lone `x`, which multiplies), and a currency sign
+/// right before a digit.
+fn without_units(text: &str) -> Vec<char> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::with_capacity(chars.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if matches!(c, '$' | '€' | '£' | '¥') && chars.get(i + 1).is_some_and(char::is_ascii_digit)
+        {
+            i += 1;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+        if !c.is_ascii_digit() {
+            continue;
+        }
+        let letters = chars[i..]
+            .iter()
+            .take_while(|l| l.is_ascii_alphabetic())
+            .count();
+        let ends = chars.get(i + letters).is_none_or(|n| !n.is_alphanumeric());
+        let lone_x = letters == 1 && chars[i] == 'x';
+        if (1..=3).contains(&letters) && ends && !lone_x {
+            i += letters;
         }
     }
     out
@@ -253,6 +289,25 @@ mod tests {
             claims("1024 + 768 + 2048 = 2816"),
             [("1024 + 768 + 2048".into(), "2816".into())]
         );
+    }
+
+    #[test]
+    fn units_written_onto_numbers_are_read_past() {
+        assert_eq!(
+            claims("The sum is 512Mi + 768Mi + 2048Mi = 4384Mi."),
+            [("512 + 768 + 2048".into(), "4384".into())]
+        );
+        assert!(claims("512Mi + 768Mi + 2048Mi = 3328Mi").is_empty());
+        assert!(claims("$4.75 × 3 + $1.30 × 2 = $16.85").is_empty());
+        assert_eq!(
+            claims("3 × $4.75 = $15.25"),
+            [("3 × 4.75".into(), "15.25".into())]
+        );
+        assert!(claims("(212ms + 198ms) / 2 = 205ms").is_empty());
+        // Not units: a multiplying x, a word, a unit with digits after it.
+        assert_eq!(claims("3x4 = 13"), [("3x4".into(), "13".into())]);
+        assert!(claims("2 people + 3 people = 6 people").is_empty());
+        assert!(claims("2x = 10").is_empty());
     }
 
     #[test]
