@@ -108,9 +108,12 @@ pub struct Budget {
     /// the round just before that succeeded is not run: it gets the same
     /// result again, and the work ends (`RepeatedCall`, and the answer
     /// turn when it is on). The model already has that result in front of
-    /// it, and small models that repeat it once repeat it again. Repeats
-    /// of failed calls, and repeats further back, count towards
-    /// `loop_threshold` instead. Default on.
+    /// it, and small models that repeat it once repeat it again. A repeat
+    /// further back runs, and when it comes right after a round that found
+    /// something and gets the same result again, the model is going round
+    /// in circles: the work ends the same way. Repeats of failed calls,
+    /// and repeats after a failed round (a model recovering), count
+    /// towards `loop_threshold` instead. Default on.
     pub answer_on_repeat: bool,
     /// A call to a tool that computes on the numbers it is given (the
     /// calculator; see `Tool::needs_grounded_numbers`) is sent back once
@@ -125,7 +128,11 @@ pub struct Budget {
     /// When the work stops on the step or tool-call budget or on a repeated
     /// call, one last answer turn (within the step budget, with no tools)
     /// asks the model to answer with what it has, so an answer already in
-    /// the transcript is not lost. The outcome says it was forced. Default on.
+    /// the transcript is not lost. The outcome says it was forced. With
+    /// `ground_numbers` and a computing tool, an answer that did a sum in
+    /// its head (a number no tool gave, or a false `a + b = c`) gets one
+    /// turn that may call the computing tools, then the answer turn again.
+    /// Default on.
     pub answer_turn: bool,
     /// When the model answers right after a round in which every call
     /// failed, before any tool call of the run has given a result, the

@@ -297,6 +297,9 @@ impl Transport for TestTransport {
         let mut request = parts.plain();
         if !parts.answer_only {
             request.tools = std::sync::Arc::clone(parts.tools);
+        } else if !parts.answer_tools.is_empty() {
+            // An answer turn's compute round offers the computing tools.
+            request.tools = parts.answer_tools.into();
         }
         request
     }

@@ -75,8 +75,13 @@ pub struct RequestParts<'a> {
     pub messages: &'a Arc<Vec<Message>>,
     /// The run's tools.
     pub tools: &'a Arc<[ToolSpec]>,
-    /// This turn may only answer: no tool calls (a forced answer turn).
+    /// This turn may only answer: no tool calls (a forced answer turn),
+    /// except to the tools in `answer_tools`.
     pub answer_only: bool,
+    /// On an answer turn, the tools the model may still call: the run's
+    /// computing tools, when its answer held a number that no tool gave
+    /// (it did a sum in its head). Empty otherwise.
+    pub answer_tools: &'a [ToolSpec],
     /// This answer turn asks a second time, because the first reply was
     /// no answer (often a tool call written out as text): a transport may
     /// then leave out what invited the call, such as the tool list.

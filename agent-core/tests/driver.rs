@@ -23,7 +23,7 @@ use agent_core::{
     Agent, Budget, Completion, CompletionRequest, Event, HookAction, Message, Outcome, StopReason,
     ToolSpec, Transport,
 };
-use common::{TestTools, call, tool_answers};
+use common::{TestTools, call, grounded_agent, tool_answers};
 use futures::StreamExt;
 use serde_json::{Value, json};
 
@@ -738,40 +738,6 @@ fn misusing_the_state_machine_is_a_typed_error() {
     assert_eq!(outcome.stop_reason, StopReason::Cancelled);
     assert_eq!(run.next_step(6), Err(RunError::Finished));
     let _ = ToolErrorKind::Skipped;
-}
-
-/// The test tools, with `add` computing on given numbers.
-struct GroundedAdd(TestTools);
-
-#[async_trait::async_trait]
-impl agent_core::Toolbox for GroundedAdd {
-    fn specs(&self) -> Vec<ToolSpec> {
-        self.0.specs()
-    }
-    fn needs_grounded_numbers(&self, name: &str) -> bool {
-        name == "add"
-    }
-    async fn call(
-        &self,
-        call: &agent_core::ToolCall,
-    ) -> Result<agent_core::ToolOutput, agent_core::ToolError> {
-        if call.name == "add" && call.arguments["a"].is_string() {
-            return Err(agent_core::ToolError::invalid_args("`a` is not a number"));
-        }
-        self.0.call(call).await
-    }
-}
-
-fn grounded_agent(model: ScriptedModel, budget: Budget) -> (Agent, TestTools) {
-    let tools = TestTools::new();
-    let agent = Agent::builder()
-        .model(model)
-        .transport(TestTransport)
-        .toolbox(GroundedAdd(tools.clone()))
-        .budget(budget)
-        .build()
-        .unwrap();
-    (agent, tools)
 }
 
 #[tokio::test]

@@ -367,22 +367,59 @@ async fn repeating_the_call_that_just_succeeded_asks_for_the_answer() {
         "the repeat gets the same result"
     );
 
-    // A repeat further back runs, with a note; so does a failed call tried
-    // again (a file that appeared, a server that came back).
+    // A repeat further back runs; the same result again ends the work
+    // for the answer (the model is going round in circles).
     let model = ScriptedModel::new()
         .call("1", "add", json!({"a": 2, "b": 1}))
         .call("2", "add", json!({"a": 5, "b": 5}))
         .call("3", "add", json!({"a": 2, "b": 1}))
+        .text("3");
+    let (runner, _) = agent(model, Budget::default());
+    let outcome = runner.run("add").await;
+    assert_eq!(outcome.stop_reason, StopReason::RepeatedCall);
+    assert!(outcome.forced_answer);
+    assert_eq!((outcome.tool_calls, outcome.steps), (3, 4));
+    let tool_msgs: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
+    assert_eq!(
+        tool_msgs[2], "3",
+        "the repeat ran, with no note: {tool_msgs:?}"
+    );
+
+    // After a failed round, going back to an earlier call is recovery:
+    // it runs with its note and the work goes on.
+    let model = ScriptedModel::new()
+        .call("1", "add", json!({"a": 2, "b": 1}))
+        .call("2", "fail", json!({}))
+        .call("3", "add", json!({"a": 2, "b": 1}))
+        .text("3");
+    let (runner, _) = agent(model, Budget::default());
+    let outcome = runner.run("add").await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert_eq!(outcome.tool_calls, 3);
+    let tool_msgs: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
+    assert!(
+        tool_msgs[2].contains("already made this exact call"),
+        "{tool_msgs:?}"
+    );
+
+    // A repeat further back whose result changed goes on, with a note; so
+    // does a failed call tried again (a file that appeared, a server that
+    // came back).
+    let model = ScriptedModel::new()
+        .call("1", "tick", json!({}))
+        .call("2", "add", json!({"a": 5, "b": 5}))
+        .call("3", "tick", json!({}))
         .call("4", "fail", json!({}))
         .call("5", "fail", json!({}))
         .text("done");
     let (runner, _) = agent(model, Budget::default());
-    let outcome = runner.run("add").await;
+    let outcome = runner.run("tick").await;
     assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
     assert_eq!(outcome.tool_calls, 5);
     let tool_msgs: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
     assert!(
-        tool_msgs[2].contains("already made this exact call"),
+        tool_msgs[2].starts_with("calls so far: 3")
+            && tool_msgs[2].contains("already made this exact call"),
         "{tool_msgs:?}"
     );
 

@@ -20,6 +20,7 @@ mod retry;
 mod sse;
 mod transport;
 mod wire;
+mod words;
 
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -15,6 +15,7 @@ use crate::answer_tool::{
     ANSWER_TOOL, AnswerCall, WithAnswerTool, answer_in_object, has_own_answer_tool, take_answer,
 };
 use crate::content_calls::{calls_in_content, looks_like_broken_call};
+use crate::words::words_constraint;
 
 /// The default system prompt of [`AnswerMode::AfterCalls`]: one short
 /// sentence (every prompt token costs time on a local model) that sends
@@ -174,8 +175,10 @@ impl Transport for NativeTransport {
         // call written as text whatever `tool_choice` says; when the first
         // answer turn got one, the second lists no tools. That costs the
         // prefix cache (the tools are rendered into the system prompt), so
-        // only a retry pays it.
+        // only a retry pays it, and it asks for words with a grammar where
+        // the server honours one.
         request.tools = if parts.answer_retry {
+            request.constraint = Some(words_constraint());
             agent_core::message::no_tools()
         } else {
             match self.answer_tool_for(parts.tools) {
@@ -183,7 +186,12 @@ impl Transport for NativeTransport {
                 None => Arc::clone(parts.tools),
             }
         };
-        request.tool_choice = if parts.answer_only {
+        request.tool_choice = if parts.answer_only && !parts.answer_tools.is_empty() {
+            // An answer turn's compute round: the run lists the same
+            // tools (the prefix cache) and skips a call to any other than
+            // `answer_tools`.
+            ToolChoice::Required
+        } else if parts.answer_only {
             ToolChoice::None
         } else if parts.tools.is_empty() {
             ToolChoice::Auto

@@ -110,10 +110,60 @@ async fn an_answer_turn_answered_with_a_written_call_asks_again_without_tools() 
             requests[3].tools.is_empty(),
             "the second ask offers no tools"
         );
+        let words = requests[3].constraint.as_ref().expect("and asks for words");
+        assert!(words.answer_only && words.grammar.starts_with("root ::= [^"));
+        assert!(requests[2].constraint.is_none());
         let asked = requests[3].messages.last().unwrap();
         assert!(asked.content.starts_with("Error: "), "{}", asked.content);
         assert!(asked.content.contains(task), "{}", asked.content);
     }
+}
+
+#[tokio::test]
+async fn an_answer_turn_sum_done_in_the_head_gets_one_calculator_call() {
+    // The model repeats its call, then answers with a sum no tool gave:
+    // the next turn keeps the tools (the prefix cache) and requires a
+    // call, then the answer turn asks again.
+    let model = Arc::new(
+        ScriptedModel::new()
+            .call(
+                "c1",
+                "calculator",
+                json!({"expression": "2100000 + 3800000"}),
+            )
+            .call(
+                "c2",
+                "calculator",
+                json!({"expression": "2100000 + 3800000"}),
+            )
+            .text("2,950,000")
+            .call("c3", "calculator", json!({"expression": "5900000 / 2"}))
+            .text("2,950,000"),
+    );
+    let task = "Paris has 2,100,000 people and Berlin 3,800,000. What is their average?";
+    let outcome = agent(&model, NativeTransport::new()).run(task).await;
+    assert_eq!(outcome.answer.as_deref(), Some("2,950,000"));
+    assert_eq!(outcome.stop_reason, StopReason::RepeatedCall);
+    assert_eq!((outcome.steps, outcome.tool_calls), (5, 2));
+    let requests = model.requests();
+    let choices: Vec<&ToolChoice> = requests.iter().map(|r| &r.tool_choice).collect();
+    assert_eq!(
+        choices,
+        [
+            &ToolChoice::Required,
+            &ToolChoice::Required,
+            &ToolChoice::None,
+            &ToolChoice::Required,
+            &ToolChoice::None
+        ]
+    );
+    assert!(requests.iter().all(|r| names(r) == ["calculator"]));
+    let offer = &requests[3].messages.last().unwrap().content;
+    assert!(
+        offer.starts_with("Error: the answer has 2,950,000 which is in no tool result.")
+            && offer.ends_with("Call one of the tools (calculator)."),
+        "{offer}"
+    );
 }
 
 #[tokio::test]
@@ -259,6 +309,7 @@ fn render_with(transport: &NativeTransport, tool: &str) -> agent_core::Completio
         messages: &messages,
         tools: &tools,
         answer_only: false,
+        answer_tools: &[],
         answer_retry: false,
         max_tokens: None,
         temperature: None,

@@ -188,3 +188,66 @@ async fn live_server_parses_every_construct() {
         "{content:?}"
     );
 }
+
+#[tokio::test]
+async fn live_native_answer_asked_again_comes_in_words() {
+    use std::sync::Arc;
+
+    use agent_core::transport::{Decision, RequestParts};
+    use agent_core::{Complete, Message, ToolCall, Transport};
+    use agent_native::{Constrain, NativeTransport, OpenAiCompatible, ProviderConfig};
+
+    let Some(url) = live_server().await else {
+        return;
+    };
+    // A run whose first answer turn got a call written as text: the
+    // second ask lists no tools and carries the words-only grammar.
+    let call = ToolCall::new(
+        "c1",
+        "calculator",
+        json!({"expression": "17 * 83 + 12 ** 3"}),
+    );
+    let messages = Arc::new(vec![
+        Message::system(agent_native::DEFAULT_SYSTEM_PROMPT),
+        Message::user(TASK),
+        Message::assistant_with_calls("", vec![call]),
+        Message::tool("c1", "3139"),
+        Message::user(
+            "Error: no more tool calls are possible; answer in words. What is (17 * 83) + (12 ** 3)?\nAnswer from the tool results above, without calling tools.",
+        ),
+    ]);
+    let transport = NativeTransport::new();
+    let tools: Arc<[ToolSpec]> = tools().into();
+    let request = transport.render(RequestParts {
+        messages: &messages,
+        tools: &tools,
+        answer_only: true,
+        answer_tools: &[],
+        answer_retry: true,
+        max_tokens: Some(64),
+        temperature: Some(0.0),
+    });
+    assert!(request.tools.is_empty() && request.constraint.is_some());
+    let provider = OpenAiCompatible::new(
+        ProviderConfig::new(url.as_str(), MODEL).with_constrain(Constrain::On),
+    )
+    .unwrap();
+    let completion = provider.complete(&request).await.unwrap();
+    eprintln!(
+        "[live grammar] native answer in words: {:?}",
+        completion.text
+    );
+    assert!(completion.constrained, "the grammar was sent");
+    let first = completion.text.trim_start().chars().next();
+    assert!(
+        first.is_some_and(|c| !matches!(c, '{' | '[' | '<')),
+        "{:?}",
+        completion.text
+    );
+    let read = transport.interpret(completion, &tools);
+    assert!(
+        matches!(read.turn.decision, Decision::Final(_)),
+        "{:?}",
+        read.turn.decision
+    );
+}

@@ -90,10 +90,15 @@ impl TextTransport {
         self
     }
 
+    /// Whether requests carry a grammar: on, in the classic dialect.
+    fn grammar_on(&self) -> bool {
+        self.constrain && self.prompt.dialect() == Dialect::Classic
+    }
+
     /// The constraint of a request offering `tools`, compiled once per set
     /// of tools.
     fn constraint(&self, tools: &Arc<[ToolSpec]>, answer_only: bool) -> Option<Arc<Constraint>> {
-        if !self.constrain || self.prompt.dialect() != Dialect::Classic {
+        if !self.grammar_on() {
             return None;
         }
         let mut cache = self.constraints.lock().ok()?;
@@ -216,7 +221,15 @@ impl Transport for TextTransport {
     fn render(&self, parts: RequestParts<'_>) -> CompletionRequest {
         let mut request = parts.plain();
         request.stop.push(STOP_SEQUENCE.to_string());
-        request.constraint = self.constraint(parts.tools, parts.answer_only);
+        request.constraint = if parts.answer_only && !parts.answer_tools.is_empty() {
+            // An answer turn's compute round: a step that calls one of
+            // the computing tools, or the final answer. Rare enough to
+            // compile each time.
+            self.grammar_on()
+                .then(|| Arc::new(grammar::constraint(parts.answer_tools, false)))
+        } else {
+            self.constraint(parts.tools, parts.answer_only)
+        };
         request
     }
 

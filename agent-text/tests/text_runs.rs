@@ -192,3 +192,46 @@ async fn malformed_turns_count_against_the_budget() {
     );
     assert!(feedback.contains("Final Answer: ..."));
 }
+
+#[tokio::test]
+async fn an_answer_turn_sum_done_in_the_head_may_call_the_calculator_only() {
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text("Thought: add them\nAction: calculator\nAction Input: {\"expression\": \"2100000 + 3800000\"}")
+            .text("Thought: add them\nAction: calculator\nAction Input: {\"expression\": \"2100000 + 3800000\"}")
+            .text("Thought: half of it\nFinal Answer: 2,950,000")
+            .text("Thought: halve it\nAction: calculator\nAction Input: {\"expression\": \"5900000 / 2\"}")
+            .text("Thought: the result says it\nFinal Answer: 2,950,000"),
+    );
+    let agent = Agent::builder()
+        .model(Arc::clone(&model))
+        .transport(TextTransport::new())
+        .toolbox(tools())
+        .build()
+        .unwrap();
+    let outcome = agent
+        .run("Paris has 2,100,000 people and Berlin 3,800,000. What is their average?")
+        .await;
+    assert_eq!(outcome.answer.as_deref(), Some("2,950,000"));
+    assert_eq!((outcome.steps, outcome.tool_calls), (5, 2));
+    let requests = model.requests();
+    let grammar = |i: usize| requests[i].constraint.as_ref().unwrap().grammar.clone();
+    // The compute turn's grammar: a calculator step or the final answer,
+    // no search; the answer turns around it allow only the answer.
+    assert!(
+        grammar(3).contains("\"calculator\\nAction Input: \""),
+        "{}",
+        grammar(3)
+    );
+    assert!(grammar(3).contains("\"Final Answer: \""));
+    assert!(!grammar(3).contains("search"));
+    assert!(!grammar(2).contains("Action"));
+    assert!(!grammar(4).contains("Action"));
+    let offer = &requests[3].messages.last().unwrap().content;
+    assert!(
+        offer.starts_with(
+            "Observation: Error: the answer has 2,950,000 which is in no tool result."
+        ) && offer.contains("`Action:` (one of: calculator)"),
+        "{offer}"
+    );
+}

@@ -225,6 +225,19 @@ pub(super) fn ungrounded_answer_turn_reason(numbers: &[String]) -> String {
     )
 }
 
+/// Why an answer on a forced answer turn gets a compute round: it has
+/// numbers no tool gave, and `compute_with` names the tools that compute.
+pub(super) fn answer_compute_reason(numbers: &[String], compute_with: &[String]) -> String {
+    let shown: Vec<&str> = numbers.iter().take(4).map(String::as_str).collect();
+    let verb = if shown.len() == 1 { "is" } else { "are" };
+    let names: Vec<&str> = compute_with.iter().map(String::as_str).collect();
+    format!(
+        "the answer has {} which {verb} in no tool result. If it is worked out from the results, compute it with {} now; if not, answer only with what the results show",
+        shown.join(", "),
+        either(&names)
+    )
+}
+
 /// The observation of a call sent back for its numbers; `find_with`
 /// names the run's tools that can find them, `miscopied` pairs a number
 /// with the one the conversation has with a zero more or less.

@@ -8,8 +8,9 @@ use crate::message::{Completion, Usage};
 use crate::model::ModelError;
 use crate::outcome::{Outcome, StopReason};
 use crate::tool::{Observation, ToolErrorKind};
-use crate::transport::{Decision, Findings, Turn};
+use crate::transport::{Decision, Turn};
 
+use super::answer::AnswerCompute;
 use super::plan::skip;
 use super::window::json_len;
 use super::{Phase, PromptAnchor, Run, RunError, Step};
@@ -22,9 +23,12 @@ impl Run {
         match &self.state.phase {
             Phase::Finished => Err(RunError::Finished),
             Phase::Done { .. } => Ok(Step::Done(self.take_outcome())),
-            Phase::AwaitingModel { answer_turn } => {
-                let answer_only = answer_turn.is_some();
-                Ok(Step::CallModel(self.build_request(answer_only)))
+            Phase::AwaitingModel {
+                answer_turn,
+                compute,
+            } => {
+                let (answer_only, compute) = (answer_turn.is_some(), *compute);
+                Ok(Step::CallModel(self.build_request(answer_only, compute)))
             }
             Phase::AwaitingTools { calls, plans } => {
                 Ok(Step::CallTools(if plans.iter().any(|plan| !plan.runs()) {
@@ -61,76 +65,11 @@ impl Run {
         {
             return self.answer_turn(StopReason::MaxSteps);
         }
-        self.issue_request(None)
-    }
-
-    /// A limit was reached: one answer turn if the budget allows it, or stop.
-    fn reach_limit(&mut self, reason: StopReason) -> Step {
-        let state = &self.state;
-        let answerable = matches!(
-            reason,
-            StopReason::MaxSteps
-                | StopReason::MaxToolCalls
-                | StopReason::LoopDetected
-                | StopReason::RepeatedCall
-        );
-        if answerable
-            && state.budget.answer_turn
-            && !state.answer_turn_used
-            && state.steps < state.budget.max_steps
-        {
-            return self.answer_turn(reason);
-        }
-        self.finish(reason)
-    }
-
-    /// Asks for the answer on a turn that may only answer.
-    fn answer_turn(&mut self, reason: StopReason) -> Step {
-        self.state.answer_turn_used = true;
-        let request = self
-            .transport
-            .answer_request(&self.state.task, self.findings());
-        self.push(request);
-        self.issue_request(Some(reason))
-    }
-
-    /// What the run's calls found, for the answer turn's request.
-    fn findings(&self) -> Findings {
-        if self.state.progress.found_something {
-            Findings::Something
-        } else {
-            Findings::Nothing
-        }
-    }
-
-    /// A forced answer turn whose reply was no answer (a call, a
-    /// malformed reply, a number no tool gave) is asked once more, saying
-    /// why, while the step and token budgets allow; otherwise the run
-    /// stops with what it has.
-    fn retry_answer_turn(&mut self, reason: &str, limit: StopReason) {
-        let state = &self.state;
-        if state.answer_retry_used || state.steps >= state.budget.max_steps {
-            self.stop(limit);
-            return;
-        }
-        self.state.answer_retry_used = true;
-        let message = self
-            .transport
-            .answer_retry(reason, &self.state.task, self.findings());
-        self.push(message);
-        self.build_request(true);
-        if self.over_token_budget() {
-            self.stop(limit);
-            return;
-        }
-        self.state.steps += 1;
-        self.state.phase = Phase::AwaitingModel {
-            answer_turn: Some(limit),
-        };
+        self.issue_request(None, false)
     }
 
     /// Whether the request just built passes a token budget.
-    fn over_token_budget(&self) -> bool {
+    pub(super) fn over_token_budget(&self) -> bool {
         let state = &self.state;
         let per_request = state
             .budget
@@ -147,13 +86,16 @@ impl Run {
     }
 
     /// Issues a model request, unless a token budget forbids it.
-    fn issue_request(&mut self, answer_turn: Option<StopReason>) -> Step {
-        let request = self.build_request(answer_turn.is_some());
+    pub(super) fn issue_request(&mut self, answer_turn: Option<StopReason>, compute: bool) -> Step {
+        let request = self.build_request(answer_turn.is_some(), compute);
         if self.over_token_budget() {
             return self.finish(StopReason::TokenBudget);
         }
         self.state.steps += 1;
-        self.state.phase = Phase::AwaitingModel { answer_turn };
+        self.state.phase = Phase::AwaitingModel {
+            answer_turn,
+            compute,
+        };
         Step::CallModel(request)
     }
 
@@ -186,10 +128,14 @@ impl Run {
     /// malformed, call ids are made unique).
     pub fn model_turn(&mut self, completion: Completion, now_ms: u64) -> Result<Turn, RunError> {
         self.tick(now_ms);
-        let Phase::AwaitingModel { answer_turn } = &self.state.phase else {
+        let Phase::AwaitingModel {
+            answer_turn,
+            compute,
+        } = &self.state.phase
+        else {
             return Err(self.unexpected("a model turn"));
         };
-        let answer_turn = answer_turn.clone();
+        let (answer_turn, compute) = (answer_turn.clone(), *compute);
         let usage = match completion.usage {
             Some(usage) => {
                 self.state.prompt_anchor = Some(PromptAnchor {
@@ -224,29 +170,13 @@ impl Run {
             self.check_ungrounded_answer(&mut interpretation.turn.decision);
         }
         let turn = interpretation.turn;
-        self.push(interpretation.message);
-
         if let Some(limit) = answer_turn {
-            let retry = match &turn.decision {
-                Decision::Final(answer) => {
-                    self.state.answer = Some(answer.clone());
-                    self.ungrounded_on_answer_turn(answer)
-                }
-                Decision::Act(calls) => {
-                    let plans = vec![skip("the run has reached its budget"); calls.len()];
-                    let calls = Arc::clone(calls);
-                    self.record_round(&calls, &plans, Vec::new());
-                    Some("no more tool calls are possible; answer in words".to_string())
-                }
-                Decision::Malformed(reason) => Some(reason.clone()),
-            };
-            if let Some(reason) = retry {
-                self.retry_answer_turn(&reason, limit);
-            } else {
-                self.stop(limit);
-            }
+            let text = interpretation.message.content.clone();
+            self.push(interpretation.message);
+            self.answer_turn_reply(&turn.decision, &text, limit, compute);
             return Ok(turn);
         }
+        self.push(interpretation.message);
 
         match &turn.decision {
             Decision::Final(answer) => {
@@ -312,9 +242,19 @@ impl Run {
             .count();
         self.state.tool_calls += u32::try_from(executed).unwrap_or(u32::MAX);
         self.record_round(&calls, &plans, observations);
-        if self.state.progress.stalled {
+        let repeated = std::mem::take(&mut self.state.progress.repeated);
+        if let AnswerCompute::Offered { limit } = &self.state.answer_compute {
+            // The compute round of an answer turn: the answer comes next.
+            self.state.phase = Phase::Limit {
+                reason: limit.clone(),
+            };
+        } else if self.state.progress.stalled {
             self.state.phase = Phase::Limit {
                 reason: StopReason::LoopDetected,
+            };
+        } else if repeated {
+            self.state.phase = Phase::Limit {
+                reason: StopReason::RepeatedCall,
             };
         }
         Ok(())
@@ -380,12 +320,12 @@ impl Run {
     }
 
     /// Ends the run; the outcome is handed out by the next `next_step`.
-    fn stop(&mut self, reason: StopReason) {
+    pub(super) fn stop(&mut self, reason: StopReason) {
         self.state.phase = Phase::Done { reason };
     }
 
     /// Ends the run and hands out the outcome now.
-    fn finish(&mut self, reason: StopReason) -> Step {
+    pub(super) fn finish(&mut self, reason: StopReason) -> Step {
         self.stop(reason);
         Step::Done(self.take_outcome())
     }

@@ -10,6 +10,7 @@
 //! tool calls can be stored and resumed in another process, with the same
 //! transport only.
 
+mod answer;
 mod arithmetic;
 mod grounding;
 mod machine;
@@ -141,9 +142,12 @@ pub enum RunError {
 enum Phase {
     Ready,
     /// A request was issued. `answer_turn` holds the limit being answered
-    /// on a forced answer turn.
+    /// on a forced answer turn; `compute` when that turn may still call
+    /// the computing tools (see `answer`).
     AwaitingModel {
         answer_turn: Option<StopReason>,
+        #[serde(default)]
+        compute: bool,
     },
     AwaitingTools {
         calls: Arc<[ToolCall]>,
@@ -192,6 +196,13 @@ struct ToolProgress {
     /// Some result came back [`Budget::loop_threshold`](crate::Budget) times.
     #[serde(default)]
     stalled: bool,
+    /// Some call of the last round found something.
+    #[serde(default)]
+    last_round_found: bool,
+    /// A call repeated an earlier one of the run and got the same result
+    /// again ([`Budget::answer_on_repeat`](crate::Budget)).
+    #[serde(default)]
+    repeated: bool,
     /// The canonical keys and results of the last round's calls that
     /// succeeded, for [`Budget::answer_on_repeat`](crate::Budget).
     #[serde(default)]
@@ -238,6 +249,9 @@ struct State {
     /// The answer turn was asked once more (see `retry_answer_turn`).
     #[serde(default)]
     answer_retry_used: bool,
+    /// The answer turn's compute round (see `answer`).
+    #[serde(default)]
+    answer_compute: answer::AnswerCompute,
     #[serde(default)]
     progress: ToolProgress,
     /// See [`RunConfig::grounded_tools`].
@@ -353,6 +367,7 @@ impl Run {
                 used_ids: foldhash::HashSet::default(),
                 answer_turn_used: false,
                 answer_retry_used: false,
+                answer_compute: answer::AnswerCompute::NotOffered,
                 progress: ToolProgress::default(),
                 grounded_tools,
                 grounding: grounding::Grounding::default(),
@@ -461,7 +476,8 @@ impl Run {
         matches!(
             self.state.phase,
             Phase::AwaitingModel {
-                answer_turn: Some(_)
+                answer_turn: Some(_),
+                ..
             }
         )
     }

@@ -16,10 +16,8 @@ use crate::outcome::StopReason;
 use crate::tool::{Observation, ToolErrorKind};
 use crate::transport::Decision;
 
-use super::grounding::{
-    either, false_claim_reason, ungrounded_answer_reason, ungrounded_answer_turn_reason,
-    ungrounded_reason,
-};
+use super::answer::AnswerCompute;
+use super::grounding::{either, false_claim_reason, ungrounded_answer_reason, ungrounded_reason};
 use super::{Phase, Run, State};
 
 /// What happens to one call of a round.
@@ -106,7 +104,16 @@ impl Run {
         let mut plans = Vec::with_capacity(calls.len());
         let mut looped = false;
         let mut repeated_result = false;
+        // The compute round of an answer turn runs computing tools only.
+        let computing_only = matches!(state.answer_compute, AnswerCompute::Offered { .. });
         for call in calls.iter() {
+            if computing_only && !state.grounded_tools.contains(&call.name) {
+                plans.push(skip(&format!(
+                    "no more lookups are possible; only {} can be called now",
+                    state.grounded_tools.join(" or ")
+                )));
+                continue;
+            }
             let key = canonical_call_key(&call.name, &call.arguments);
             if grounding && state.grounded_tools.contains(&call.name) {
                 let missing = state.grounding.check(&key, &call.arguments);
@@ -145,7 +152,9 @@ impl Run {
                 // copies the result), and the work ends for its answer.
                 repeated_result = true;
                 plans.push(CallPlan::Answered { content });
-            } else if *count >= state.budget.loop_threshold {
+            } else if *count >= state.budget.loop_threshold && !computing_only {
+                // (In the compute round a repeat runs: its result is what
+                // the answer turn after it needs.)
                 looped = true;
                 plans.push(skip(&format!(
                     "this exact call was already made {} times; use the results you have",
@@ -236,6 +245,18 @@ impl Run {
                              nothing to answer with. Make a different call: other arguments \
                              or another tool.)",
                         );
+                    } else if *plan == CallPlan::Repeat
+                        && seen > 1
+                        && self.state.budget.answer_on_repeat
+                        && self.state.progress.last_round_found
+                    {
+                        // Right after a round that found something, the
+                        // same call gave the same result again, however far
+                        // back it was first made: the model is going round
+                        // in circles, and the work ends for its answer.
+                        // (After a failed round, going back to an earlier
+                        // call is how it recovers.)
+                        self.state.progress.repeated = true;
                     } else if *plan == CallPlan::Repeat {
                         observation.content.push_str(&format!(
                             "\n(Note: you already made this exact call and got this result. \
@@ -258,6 +279,7 @@ impl Run {
             progress.last_round_failed = round.iter().all(|o| o.error.is_some());
             progress.any_result |= round.iter().any(|o| o.error.is_none());
             progress.last_round_succeeded = succeeded;
+            progress.last_round_found = round.iter().any(Observation::found_something);
         }
         for message in self.transport.observations(&round) {
             self.push(message);
@@ -365,17 +387,16 @@ impl Run {
         }
     }
 
-    /// Why an answer given on a forced answer turn is asked again: it has
-    /// a number found nowhere in the conversation (whether or not an
-    /// earlier answer was sent back for one; the answer turn is asked
-    /// again once at most).
-    pub(super) fn ungrounded_on_answer_turn(&self, answer: &str) -> Option<String> {
+    /// The numbers of an answer given on a forced answer turn that are
+    /// found nowhere in the conversation (whether or not an earlier
+    /// answer was sent back for one): such an answer is asked again, or
+    /// gets a compute round, once at most.
+    pub(super) fn ungrounded_on_answer_turn(&self, answer: &str) -> Vec<String> {
         let state = &self.state;
         if !state.budget.ground_numbers || state.tools.is_empty() {
-            return None;
+            return Vec::new();
         }
-        let missing = state.grounding.ungrounded_in(answer);
-        (!missing.is_empty()).then(|| ungrounded_answer_turn_reason(&missing))
+        state.grounding.ungrounded_in(answer)
     }
 
     /// An answer given right after a round of failed calls, before any

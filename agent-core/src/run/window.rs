@@ -77,8 +77,9 @@ impl Run {
         self.state.window_tokens = tokens;
     }
 
-    /// The next request, rendered by the transport, and its estimate.
-    pub(super) fn build_request(&mut self, answer_only: bool) -> CompletionRequest {
+    /// The next request, rendered by the transport, and its estimate;
+    /// `compute` on an answer turn that may still call the computing tools.
+    pub(super) fn build_request(&mut self, answer_only: bool, compute: bool) -> CompletionRequest {
         self.trim_window();
         let state = &self.state;
         let messages = if state.window_start == state.head {
@@ -93,10 +94,17 @@ impl Run {
             kept.extend_from_slice(&state.transcript[state.window_start..]);
             Arc::new(kept)
         };
+        let answer_tools = if answer_only && compute {
+            self.computing_tools()
+        } else {
+            Vec::new()
+        };
+        let state = &self.state;
         let request = self.transport.render(RequestParts {
             messages: &messages,
             tools: &state.tools,
             answer_only,
+            answer_tools: &answer_tools,
             answer_retry: answer_only && state.answer_retry_used,
             max_tokens: state.options.max_tokens,
             temperature: state.options.temperature,

@@ -1,5 +1,7 @@
 //! Shared test tools: a toolbox with an adder, a sleeper, a sequential
-//! tool that records overlap, a failing tool and a panicking tool.
+//! tool that records overlap, a failing tool, a panicking tool, a lookup
+//! that finds nothing, and, unlisted (the run never checks names), a
+//! counter whose result changes with each call.
 
 #![allow(dead_code)]
 
@@ -80,6 +82,10 @@ impl Toolbox for TestTools {
                 Ok(ToolOutput::new("seq done"))
             }
             "lookup" => Ok(ToolOutput::no_results("No entry mentions that.")),
+            "tick" => Ok(ToolOutput::new(format!(
+                "calls so far: {}",
+                probe.calls.load(Ordering::SeqCst)
+            ))),
             "fail" => Err(ToolError::failed("the service said no")
                 .with_source(std::io::Error::other("connection reset by 10.0.0.7"))),
             "boom" => {
@@ -98,6 +104,40 @@ impl Toolbox for TestTools {
 
 pub(crate) fn call(id: &str, name: &str, args: serde_json::Value) -> ToolCall {
     ToolCall::new(id, name, args)
+}
+
+/// The test tools, with `add` computing on given numbers
+/// (`Toolbox::needs_grounded_numbers`): a grounded computing tool.
+pub(crate) struct GroundedAdd(pub(crate) TestTools);
+
+#[async_trait]
+impl Toolbox for GroundedAdd {
+    fn specs(&self) -> Vec<ToolSpec> {
+        self.0.specs()
+    }
+    fn needs_grounded_numbers(&self, name: &str) -> bool {
+        name == "add"
+    }
+    async fn call(&self, call: &ToolCall) -> Result<ToolOutput, ToolError> {
+        if call.name == "add" && call.arguments["a"].is_string() {
+            return Err(ToolError::invalid_args("`a` is not a number"));
+        }
+        self.0.call(call).await
+    }
+}
+
+/// An agent over `model` with the test transport, the grounded test
+/// tools and `budget`, and the tools, to read their probe.
+pub(crate) fn grounded_agent(model: ScriptedModel, budget: Budget) -> (Agent, TestTools) {
+    let tools = TestTools::new();
+    let agent = Agent::builder()
+        .model(model)
+        .transport(TestTransport)
+        .toolbox(GroundedAdd(tools.clone()))
+        .budget(budget)
+        .build()
+        .unwrap();
+    (agent, tools)
 }
 
 /// An agent over `model` with the test transport, the test tools and

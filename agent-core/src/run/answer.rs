@@ -1,0 +1,225 @@
+//! Answer turns ([`Budget::answer_turn`](crate::Budget)): when a limit or
+//! a repeated call ends the work, one turn that may only answer; a reply
+//! that is no answer is asked once more; and an answer holding a number
+//! no tool gave gets one compute round first, in a run with a computing
+//! tool, before the answer is asked for again.
+//!
+//! The compute round exists because small models do the last sum in
+//! their head on the answer turn (the populations' sum is right in the
+//! results, the average they give is not). Told only to answer with
+//! what the results show, they give the same number again; let them
+//! call the calculator once, and they compute it.
+
+use serde::{Deserialize, Serialize};
+
+use super::Step;
+use crate::message::ToolSpec;
+use crate::outcome::StopReason;
+use crate::transport::{Decision, Findings};
+
+use super::grounding::{answer_compute_reason, false_claim_reason, ungrounded_answer_turn_reason};
+use super::{Phase, Run};
+
+/// Where a run's compute round of the answer turn is.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "compute", rename_all = "snake_case")]
+pub(super) enum AnswerCompute {
+    /// Not offered yet.
+    #[default]
+    NotOffered,
+    /// Offered: the model may call a computing tool, then it is asked
+    /// for the answer to `limit` again.
+    Offered {
+        /// The stop the answer turn answers.
+        limit: StopReason,
+    },
+    /// Over; the answer turn comes without it.
+    Done,
+}
+
+impl Run {
+    /// A limit was reached: one answer turn if the budget allows it, or
+    /// stop. A compute round of the answer turn that just ended goes back
+    /// to the answer turn instead.
+    pub(super) fn reach_limit(&mut self, reason: StopReason) -> Step {
+        if let AnswerCompute::Offered { limit } = &self.state.answer_compute {
+            let limit = limit.clone();
+            self.state.answer_compute = AnswerCompute::Done;
+            return self.ask_for_answer(limit);
+        }
+        let state = &self.state;
+        let answerable = matches!(
+            reason,
+            StopReason::MaxSteps
+                | StopReason::MaxToolCalls
+                | StopReason::LoopDetected
+                | StopReason::RepeatedCall
+        );
+        if answerable
+            && state.budget.answer_turn
+            && !state.answer_turn_used
+            && state.steps < state.budget.max_steps
+        {
+            return self.answer_turn(reason);
+        }
+        self.finish(reason)
+    }
+
+    /// Asks for the answer on a turn that may only answer.
+    pub(super) fn answer_turn(&mut self, reason: StopReason) -> Step {
+        self.state.answer_turn_used = true;
+        self.ask_for_answer(reason)
+    }
+
+    /// The answer-turn request, within the step budget; past it the run
+    /// stops with what it has.
+    fn ask_for_answer(&mut self, reason: StopReason) -> Step {
+        if self.state.steps >= self.state.budget.max_steps {
+            return self.finish(reason);
+        }
+        let request = self
+            .transport
+            .answer_request(&self.state.task, self.findings());
+        self.push(request);
+        self.issue_request(Some(reason), false)
+    }
+
+    /// What the run's calls found, for the answer turn's request.
+    pub(super) fn findings(&self) -> Findings {
+        if self.state.progress.found_something {
+            Findings::Something
+        } else {
+            Findings::Nothing
+        }
+    }
+
+    /// Takes the decision of an answer turn answering `limit`; `text` is
+    /// the reply as recorded (its thought included), `compute` when the
+    /// turn may call the computing tools.
+    pub(super) fn answer_turn_reply(
+        &mut self,
+        decision: &Decision,
+        text: &str,
+        limit: StopReason,
+        compute: bool,
+    ) {
+        let retry = match decision {
+            Decision::Final(answer) => {
+                self.state.answer = Some(answer.clone());
+                if compute {
+                    // The compute round was the second ask: this answer stands.
+                    None
+                } else if let Some(reason) = self.uncomputed(answer, text) {
+                    self.offer_compute(&reason, limit);
+                    return;
+                } else {
+                    let missing = self.ungrounded_on_answer_turn(answer);
+                    (!missing.is_empty()).then(|| ungrounded_answer_turn_reason(&missing))
+                }
+            }
+            Decision::Act(calls) if compute => {
+                self.plan_round(std::sync::Arc::clone(calls));
+                return;
+            }
+            Decision::Act(calls) => {
+                let plans = vec![super::plan::skip("the run has reached its budget"); calls.len()];
+                let calls = std::sync::Arc::clone(calls);
+                self.record_round(&calls, &plans, Vec::new());
+                Some("no more tool calls are possible; answer in words".to_string())
+            }
+            Decision::Malformed(reason) => Some(reason.clone()),
+        };
+        match retry {
+            Some(reason) => self.retry_answer_turn(&reason, limit),
+            None => self.stop(limit),
+        }
+    }
+
+    /// Why an answer-turn reply gets a compute round, if it does: its
+    /// text claims arithmetic that does not hold (`512 + 768 + 2048 =
+    /// 4384`: the claim is named), or its answer has numbers no tool gave.
+    fn uncomputed(&mut self, answer: &str, text: &str) -> Option<String> {
+        if !self.can_compute() {
+            return None;
+        }
+        let names: Vec<String> = self.computing_tools().into_iter().map(|t| t.name).collect();
+        if let Some(claim) = self.state.grounding.check_claims(text) {
+            return Some(false_claim_reason(&claim, &names));
+        }
+        let missing = self.ungrounded_on_answer_turn(answer);
+        (!missing.is_empty()).then(|| answer_compute_reason(&missing, &names))
+    }
+
+    /// Whether an answer with numbers no tool gave may get a compute
+    /// round: the run has a computing tool, the round was not offered and
+    /// the answer not yet asked again, and the steps left hold the compute
+    /// turn and the answer turn after it.
+    fn can_compute(&self) -> bool {
+        let state = &self.state;
+        state.budget.ground_numbers
+            && !self.computing_tools().is_empty()
+            && state.answer_compute == AnswerCompute::NotOffered
+            && !state.answer_retry_used
+            && state.steps + 2 <= state.budget.max_steps
+    }
+
+    /// The run's tools that compute on numbers ([`RunConfig::grounded_tools`](super::RunConfig)).
+    pub(super) fn computing_tools(&self) -> Vec<ToolSpec> {
+        let state = &self.state;
+        state
+            .tools
+            .iter()
+            .filter(|t| state.grounded_tools.contains(&t.name))
+            .cloned()
+            .collect()
+    }
+
+    /// Says what was not computed (`reason`) and lets the next turn call
+    /// the computing tools (or answer).
+    fn offer_compute(&mut self, reason: &str, limit: StopReason) {
+        let tools = self.computing_tools();
+        for message in self.transport.malformed(reason, &tools) {
+            self.push(message);
+        }
+        self.state.answer_compute = AnswerCompute::Offered {
+            limit: limit.clone(),
+        };
+        self.build_request(true, true);
+        if self.over_token_budget() {
+            self.stop(limit);
+            return;
+        }
+        self.state.steps += 1;
+        self.state.phase = Phase::AwaitingModel {
+            answer_turn: Some(limit),
+            compute: true,
+        };
+    }
+
+    /// A forced answer turn whose reply was no answer (a call, a
+    /// malformed reply, a number no tool gave) is asked once more, saying
+    /// why, while the step and token budgets allow; otherwise the run
+    /// stops with what it has.
+    fn retry_answer_turn(&mut self, reason: &str, limit: StopReason) {
+        let state = &self.state;
+        if state.answer_retry_used || state.steps >= state.budget.max_steps {
+            self.stop(limit);
+            return;
+        }
+        self.state.answer_retry_used = true;
+        let message = self
+            .transport
+            .answer_retry(reason, &self.state.task, self.findings());
+        self.push(message);
+        self.build_request(true, false);
+        if self.over_token_budget() {
+            self.stop(limit);
+            return;
+        }
+        self.state.steps += 1;
+        self.state.phase = Phase::AwaitingModel {
+            answer_turn: Some(limit),
+            compute: false,
+        };
+    }
+}

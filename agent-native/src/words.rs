@@ -1,0 +1,51 @@
+//! The constraint of a native answer turn asked a second time: a reply in
+//! words. The first ask of an answer turn lists the run's tools with
+//! `tool_choice: "none"` (the prefix cache), and some small models
+//! (Qwen2.5-Coder 0.5B) answer it with a tool call written out as text;
+//! the second ask lists no tools, and, where the server honours grammars
+//! (the provider's [`Constrain`](crate::Constrain) decides), its grammar
+//! allows no reply that opens as a call: no `{`, `[` or `<` first. A
+//! schema-only server gets `{"answer": …}`, which the transport reads as
+//! the answer.
+
+use std::sync::{Arc, OnceLock};
+
+use agent_core::message::Constraint;
+use serde_json::json;
+
+/// The longest answer the grammar allows, in characters.
+const MAX_ANSWER_CHARS: usize = 1500;
+
+/// The words-only constraint, built once.
+pub(crate) fn words_constraint() -> Arc<Constraint> {
+    static WORDS: OnceLock<Arc<Constraint>> = OnceLock::new();
+    Arc::clone(WORDS.get_or_init(|| {
+        Arc::new(Constraint {
+            grammar: format!(
+                "root ::= [^\\u0000 \\t\\n\\r{{<\\x5B] [^\\u0000]{{0,{}}}",
+                MAX_ANSWER_CHARS - 1
+            ),
+            json_schema: Some(json!({
+                "type": "object",
+                "properties": {"answer": {"type": "string", "maxLength": MAX_ANSWER_CHARS}},
+                "required": ["answer"],
+                "additionalProperties": false
+            })),
+            answer_only: true,
+        })
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_grammar_opens_with_anything_but_a_call() {
+        let grammar = &words_constraint().grammar;
+        assert_eq!(
+            grammar,
+            "root ::= [^\\u0000 \\t\\n\\r{<\\x5B] [^\\u0000]{0,1499}"
+        );
+    }
+}
