@@ -225,3 +225,32 @@ fn a_run_stored_in_its_compute_round_resumes_there() {
     assert_eq!(outcome.answer.as_deref(), Some("4727"));
     assert_eq!(outcome.stop_reason, StopReason::RepeatedCall);
 }
+
+#[tokio::test]
+async fn an_answer_that_echoes_the_loops_own_words_is_none() {
+    // The model copies the request for the answer, then the retry's
+    // error: neither becomes the outcome's answer.
+    let model = ScriptedModel::new()
+        .call("1", "add", json!({"a": 4127, "b": 300}))
+        .call("2", "add", json!({"a": 4127, "b": 300}))
+        .text("Answer from the tool results above, without calling tools.")
+        .text("4427");
+    let (runner, _, _) = agent(model, Budget::default());
+    let outcome = runner.run(TASK).await;
+    assert_eq!(outcome.answer.as_deref(), Some("4427"));
+    let told = told(&outcome);
+    assert!(
+        told.last()
+            .unwrap()
+            .starts_with("Error: that reply repeats a message you were given"),
+        "{told:?}"
+    );
+    // Twice: the run ends with no answer rather than the echo.
+    let model = ScriptedModel::new()
+        .call("1", "fail", json!({}))
+        .text("Error (tool failed): the service said no")
+        .text("the service said no, Error (tool failed): the service said no");
+    let (runner, _, _) = agent(model, Budget::default());
+    let outcome = runner.run("Ask the service.").await;
+    assert_eq!(outcome.answer, None, "{outcome:?}");
+}

@@ -80,7 +80,7 @@ impl Run {
         let request = self
             .transport
             .answer_request(&self.state.task, self.findings());
-        self.push(request);
+        self.push_loop(request);
         self.issue_request(Some(reason), false)
     }
 
@@ -179,7 +179,7 @@ impl Run {
     fn offer_compute(&mut self, reason: &str, limit: StopReason) {
         let tools = self.computing_tools();
         for message in self.transport.malformed(reason, &tools) {
-            self.push(message);
+            self.push_loop(message);
         }
         self.state.answer_compute = AnswerCompute::Offered {
             limit: limit.clone(),
@@ -210,7 +210,7 @@ impl Run {
         let message = self
             .transport
             .answer_retry(reason, &self.state.task, self.findings());
-        self.push(message);
+        self.push_loop(message);
         self.build_request(true, false);
         if self.over_token_budget() {
             self.stop(limit);

@@ -161,6 +161,7 @@ impl Run {
             &mut interpretation.turn.decision,
             &mut interpretation.message,
         );
+        self.check_echo(&mut interpretation.turn.decision);
         if answer_turn.is_none() {
             self.check_premature_answer(&mut interpretation.turn.decision);
             self.check_false_arithmetic(
@@ -187,7 +188,7 @@ impl Run {
             Decision::Malformed(reason) => {
                 self.state.consecutive_malformed += 1;
                 for message in transport.malformed(reason, &self.state.tools) {
-                    self.push(message);
+                    self.push_loop(message);
                 }
                 if self.state.consecutive_malformed >= self.state.budget.max_consecutive_malformed {
                     self.stop(StopReason::TooManyMalformed);

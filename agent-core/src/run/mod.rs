@@ -12,6 +12,7 @@
 
 mod answer;
 mod arithmetic;
+mod echo;
 mod grounding;
 mod machine;
 mod persist;
@@ -252,6 +253,9 @@ struct State {
     /// The answer turn's compute round (see `answer`).
     #[serde(default)]
     answer_compute: answer::AnswerCompute,
+    /// What the loop wrote to the model, to tell an echo from an answer.
+    #[serde(default)]
+    loop_words: echo::LoopWords,
     #[serde(default)]
     progress: ToolProgress,
     /// See [`RunConfig::grounded_tools`].
@@ -368,6 +372,7 @@ impl Run {
                 answer_turn_used: false,
                 answer_retry_used: false,
                 answer_compute: answer::AnswerCompute::NotOffered,
+                loop_words: echo::LoopWords::default(),
                 progress: ToolProgress::default(),
                 grounded_tools,
                 grounding: grounding::Grounding::default(),

@@ -206,13 +206,17 @@ impl Run {
         let mut succeeded = Vec::new();
         for (call, plan) in calls.iter().zip(plans) {
             match plan {
-                CallPlan::Skip { reason } => round.push(Observation {
-                    call_id: call.id.clone(),
-                    tool: call.name.clone(),
-                    content: format!("Error ({}): {reason}", ToolErrorKind::Skipped.label()),
-                    error: Some(ToolErrorKind::Skipped),
-                    no_results: false,
-                }),
+                CallPlan::Skip { reason } => {
+                    let content = format!("Error ({}): {reason}", ToolErrorKind::Skipped.label());
+                    self.learn_loop_text(&content);
+                    round.push(Observation {
+                        call_id: call.id.clone(),
+                        tool: call.name.clone(),
+                        content,
+                        error: Some(ToolErrorKind::Skipped),
+                        no_results: false,
+                    });
+                }
                 CallPlan::Answered { content } => round.push(Observation {
                     call_id: call.id.clone(),
                     tool: call.name.clone(),
@@ -224,6 +228,11 @@ impl Run {
                     let Some(mut observation) = executed.next() else {
                         continue;
                     };
+                    if observation.error.is_some() {
+                        // The gateway's words, never an answer.
+                        self.learn_loop_text(&observation.content);
+                    }
+                    let before_notes = observation.content.len();
                     // A repeat of a call that found nothing runs again
                     // and is told so: the model is stuck, not done.
                     if observation.found_something() && self.state.budget.answer_on_repeat {
@@ -269,6 +278,12 @@ impl Run {
                              If you have what you need, {}.)",
                             self.when_enough_hint()
                         ));
+                    }
+                    if let Some(notes) = observation.content.get(before_notes..)
+                        && !notes.is_empty()
+                    {
+                        let notes = notes.to_string();
+                        self.learn_loop_text(&notes);
                     }
                     round.push(observation);
                 }
@@ -397,6 +412,19 @@ impl Run {
             return Vec::new();
         }
         state.grounding.ungrounded_in(answer)
+    }
+
+    /// A final answer that echoes a message the loop wrote (see `echo`)
+    /// is a malformed turn, on any turn.
+    pub(super) fn check_echo(&mut self, decision: &mut Decision) {
+        if let Decision::Final(answer) = decision
+            && self.state.loop_words.echoed_by(answer)
+        {
+            *decision = Decision::Malformed(
+                "that reply repeats a message you were given instead of answering the question"
+                    .into(),
+            );
+        }
     }
 
     /// An answer given right after a round of failed calls, before any

@@ -30,6 +30,20 @@ impl Run {
         Arc::make_mut(&mut state.transcript).push(message);
     }
 
+    /// Appends a message the loop wrote (an error, a request for the
+    /// answer), remembering its words: an answer that echoes them is none.
+    pub(super) fn push_loop(&mut self, message: Message) {
+        self.state
+            .loop_words
+            .learn(&message.content, &self.state.task);
+        self.push(message);
+    }
+
+    /// Remembers the words of a text the loop wrote into an observation.
+    pub(super) fn learn_loop_text(&mut self, text: &str) {
+        self.state.loop_words.learn(text, &self.state.task);
+    }
+
     /// Tokens always in a request: the system prompt, the tools when they
     /// are offered natively, and the task once the window has passed it.
     fn fixed_tokens(&self, window_start: usize) -> u64 {
