@@ -17,7 +17,7 @@ use crate::message::ToolSpec;
 use crate::outcome::StopReason;
 use crate::transport::{Decision, Findings};
 
-use super::grounding::{answer_compute_reason, false_claim_reason, ungrounded_answer_turn_reason};
+use super::reasons::{answer_compute_reason, false_claim_reason, ungrounded_answer_turn_reason};
 use super::{Phase, Run};
 
 /// Where a run's compute round of the answer turn is.

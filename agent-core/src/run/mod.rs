@@ -12,11 +12,15 @@
 
 mod answer;
 mod arithmetic;
+mod checks;
 mod echo;
+mod error;
 mod grounding;
 mod machine;
 mod persist;
 mod plan;
+mod progress;
+mod reasons;
 mod window;
 
 use std::fmt;
@@ -24,12 +28,14 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::budget::{Budget, BudgetError, Estimator};
+use crate::budget::{Budget, Estimator};
 use crate::message::{CompletionRequest, Message, Role, ToolCall, ToolSpec, Usage};
 use crate::outcome::{Outcome, StopReason};
 use crate::transport::Transport;
 
+pub use error::RunError;
 use plan::CallPlan;
+use progress::ToolProgress;
 
 /// The serialization format of [`Run`] this build reads and writes.
 pub const RUN_FORMAT_VERSION: u32 = 2;
@@ -88,55 +94,6 @@ pub enum Step {
     Done(Outcome),
 }
 
-/// Misuse of the state machine, or a stored run that cannot be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RunError {
-    /// The budget cannot work.
-    #[error("invalid budget: {0}")]
-    Budget(#[from] BudgetError),
-    /// A stored run of another format version.
-    #[error("unsupported run format version {found} (this build reads version {supported})")]
-    UnsupportedFormat {
-        /// The version in the stored run.
-        found: u32,
-        /// [`RUN_FORMAT_VERSION`].
-        supported: u32,
-    },
-    /// A stored run that is not valid JSON for a run.
-    #[error("cannot read stored run: {0}")]
-    Decode(String),
-    /// The run could not be written as JSON.
-    #[error("cannot store the run: {0}")]
-    Encode(String),
-    /// A stored run resumed with another transport than it was made with.
-    #[error("the run was made with the `{stored}` transport, not `{given}`")]
-    TransportMismatch {
-        /// The transport the run records.
-        stored: String,
-        /// The transport it was resumed with.
-        given: String,
-    },
-    /// An input that does not fit the current phase.
-    #[error("the run expected {expected}, not {got}")]
-    UnexpectedInput {
-        /// What the run is waiting for.
-        expected: &'static str,
-        /// What it was given.
-        got: &'static str,
-    },
-    /// Observations that do not answer the pending calls one to one.
-    #[error("expected observations for calls {expected:?}, got {got:?}")]
-    ObservationMismatch {
-        /// Ids of the pending calls.
-        expected: Vec<String>,
-        /// Ids of the observations given.
-        got: Vec<String>,
-    },
-    /// The outcome was already taken.
-    #[error("the run is finished")]
-    Finished,
-}
-
 /// Where a run is.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "phase", rename_all = "snake_case")]
@@ -172,42 +129,6 @@ struct PromptAnchor {
     request_len: usize,
     /// Window start when it was built (a trim invalidates the anchor).
     window_start: usize,
-}
-
-/// What the tool rounds so far have given, for
-/// [`Budget::retry_after_failed_calls`] and the same-result loop check.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-struct ToolProgress {
-    /// Some call of the run gave a result.
-    any_result: bool,
-    /// Some call of the run (or the history it continues) gave a result
-    /// that found something: the answer turn asks for the answer the
-    /// results show; otherwise it says that the calls found nothing.
-    #[serde(default)]
-    found_something: bool,
-    /// Every call of the last round failed (or was not run).
-    last_round_failed: bool,
-    /// The model was already asked to try again once.
-    retry_asked: bool,
-    /// How often each successful result (tool and content, hashed) came
-    /// back: calls whose arguments differ but whose result does not are
-    /// no progress either.
-    #[serde(default)]
-    result_counts: foldhash::HashMap<u64, u32>,
-    /// Some result came back [`Budget::loop_threshold`](crate::Budget) times.
-    #[serde(default)]
-    stalled: bool,
-    /// Some call of the last round found something.
-    #[serde(default)]
-    last_round_found: bool,
-    /// A call repeated an earlier one of the run and got the same result
-    /// again ([`Budget::answer_on_repeat`](crate::Budget)).
-    #[serde(default)]
-    repeated: bool,
-    /// The canonical keys and results of the last round's calls that
-    /// succeeded, for [`Budget::answer_on_repeat`](crate::Budget).
-    #[serde(default)]
-    last_round_succeeded: Vec<(String, String)>,
 }
 
 /// The serializable part of a run.

@@ -17,7 +17,7 @@ use crate::tool::{Observation, ToolErrorKind};
 use crate::transport::Decision;
 
 use super::answer::AnswerCompute;
-use super::grounding::{either, false_claim_reason, ungrounded_answer_reason, ungrounded_reason};
+use super::reasons::{either, ungrounded_reason};
 use super::{Phase, Run, State};
 
 /// What happens to one call of a round.
@@ -356,100 +356,10 @@ impl Run {
             ),
         }
     }
-
-    /// A final answer holding a number found nowhere in the conversation
-    /// is sent back once ([`Budget::ground_numbers`](crate::Budget)), in a
-    /// run that offers tools: small models do sums in their head and
-    /// recall facts wrong. Before any tool gave a result, small numbers
-    /// count too: the model answered without looking anything up.
-    pub(super) fn check_ungrounded_answer(&mut self, decision: &mut Decision) {
-        let state = &mut self.state;
-        let Decision::Final(answer) = decision else {
-            return;
-        };
-        if !state.budget.ground_numbers || state.tools.is_empty() {
-            return;
-        }
-        // Nothing looked up yet (and no earlier conversation to answer from).
-        let before_results = !state.progress.any_result && state.task_index == state.head;
-        let missing = state.grounding.check_answer(answer, before_results);
-        if !missing.is_empty() {
-            *decision = Decision::Malformed(ungrounded_answer_reason(
-                &missing,
-                &state.grounded_tools,
-                before_results,
-            ));
-        }
-    }
-
-    /// A final answer whose text (its thought included) claims arithmetic
-    /// that does not hold (`2,100,000 + 3,800,000 = 8,900,000`) is sent
-    /// back, once per claim, in a run with a computing tool
-    /// ([`Budget::ground_numbers`](crate::Budget)): the claim is named and
-    /// the model is told to compute it with the tool. Checked before the
-    /// answer's numbers, so a model that did a sum wrong in its head is
-    /// told what was wrong, not only that the result is nowhere.
-    pub(super) fn check_false_arithmetic(&mut self, decision: &mut Decision, text: &str) {
-        let state = &mut self.state;
-        if !matches!(decision, Decision::Final(_))
-            || !state.budget.ground_numbers
-            || state.grounded_tools.is_empty()
-        {
-            return;
-        }
-        if let Some(claim) = state.grounding.check_claims(text) {
-            *decision = Decision::Malformed(false_claim_reason(&claim, &state.grounded_tools));
-        }
-    }
-
-    /// The numbers of an answer given on a forced answer turn that are
-    /// found nowhere in the conversation (whether or not an earlier
-    /// answer was sent back for one): such an answer is asked again, or
-    /// gets a compute round, once at most.
-    pub(super) fn ungrounded_on_answer_turn(&self, answer: &str) -> Vec<String> {
-        let state = &self.state;
-        if !state.budget.ground_numbers || state.tools.is_empty() {
-            return Vec::new();
-        }
-        state.grounding.ungrounded_in(answer)
-    }
-
-    /// A final answer that echoes a message the loop wrote (see `echo`)
-    /// is a malformed turn, on any turn.
-    pub(super) fn check_echo(&mut self, decision: &mut Decision) {
-        if let Decision::Final(answer) = decision
-            && self.state.loop_words.echoed_by(answer)
-        {
-            *decision = Decision::Malformed(
-                "that reply repeats a message you were given instead of answering the question"
-                    .into(),
-            );
-        }
-    }
-
-    /// An answer given right after a round of failed calls, before any
-    /// call of the run gave a result, is sent back once as malformed
-    /// ([`Budget::retry_after_failed_calls`](crate::Budget)).
-    pub(super) fn check_premature_answer(&mut self, decision: &mut Decision) {
-        let progress = &mut self.state.progress;
-        if matches!(decision, Decision::Final(_))
-            && self.state.budget.retry_after_failed_calls
-            && progress.last_round_failed
-            && !progress.any_result
-            && !progress.retry_asked
-        {
-            progress.retry_asked = true;
-            *decision = Decision::Malformed(
-                "that answer came right after a failed call, before any tool gave a result; \
-                 read the error above and try another call first"
-                    .into(),
-            );
-        }
-    }
 }
 
 /// The run's tools that find things rather than compute on numbers.
-fn finding_tools(state: &State) -> Vec<&str> {
+pub(super) fn finding_tools(state: &State) -> Vec<&str> {
     state
         .tools
         .iter()

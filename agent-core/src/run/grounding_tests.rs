@@ -1,0 +1,202 @@
+//! Unit tests of `grounding`.
+use super::*;
+use crate::run::reasons::*;
+use serde_json::json;
+
+fn grounding(texts: &[&str]) -> Grounding {
+    let mut g = Grounding::default();
+    let messages: Vec<Message> = texts.iter().map(|t| Message::user(*t)).collect();
+    g.learn_messages(&messages);
+    g
+}
+
+#[test]
+fn numbers_are_read_with_their_separators_and_not_inside_words() {
+    let found = |t: &str| -> Vec<String> { numbers_in(t).map(|(_, digits, _)| digits).collect() };
+    assert_eq!(found("about 3,800,000 people (3.8 million)"), ["38", "38"]);
+    assert_eq!(
+        found("error E4127 in utf8 at 21 196 km"),
+        ["21196", "21", "196"]
+    );
+    assert_eq!(found("memory: 512Mi, 2048Mi"), ["512", "2048"]);
+    assert_eq!(found("0.0180 and .5 and 1_000"), ["18", "5", "1"]);
+    assert_eq!(found("2024-06-03,212"), ["2024", "6", "3212", "3", "212"]);
+    assert_eq!(found("tazas,96,830"), ["9683", "96", "83"]);
+    assert_eq!(found("no digits here"), Vec::<String>::new());
+}
+
+#[test]
+fn made_up_numbers_are_found_and_copied_ones_are_not() {
+    let mut g = grounding(&[
+        "Question: What is the combined population of Paris and Berlin?",
+        "Observation: Paris: about 2,100,000 people. Berlin: 3.8 million.",
+    ]);
+    let call = json!({"expression": "2100000 + 3800000"});
+    assert!(g.check("a", &call).is_empty());
+    let made_up = json!({"expression": "2140000 + 3667000 / 2"});
+    assert_eq!(g.check("b", &made_up), ["2140000", "3667000"]);
+    // Sent back once; the same call again runs.
+    assert!(g.check("b", &made_up).is_empty());
+}
+
+#[test]
+fn a_list_written_without_spaces_is_grounded_by_its_numbers() {
+    let mut g = grounding(&["Observation: 1| run,latency_ms\n2| 1,212\n3| 2,198\n4| 3,240"]);
+    // Read as one number it is unknown; read as a list, every number is.
+    let list = json!({"expression": "mean(212,198,240)"});
+    assert!(g.check("a", &list).is_empty());
+    // A list with a made-up number, and thousands groups, still count.
+    let made_up = json!({"expression": "mean(212,198,251)"});
+    assert_eq!(g.check("b", &made_up), ["212,198,251"]);
+    let thousands = json!({"expression": "3,212,000 / 2"});
+    assert_eq!(g.check("c", &thousands), ["3,212,000"]);
+}
+
+#[test]
+fn small_numbers_constants_and_rounded_copies_are_known() {
+    let mut g = grounding(&["Question: what's 18% of 2450", "7.07106781187"]);
+    for expression in [
+        "0.18 * 2450",
+        "18 / 100 * 2,450",
+        "round(7.07, 2) * 365 / 24 / 3600",
+        "7.0711 * 1000",
+        "2 ** 10",
+    ] {
+        assert!(
+            g.check(expression, &json!({"expression": expression}))
+                .is_empty(),
+            "{expression}"
+        );
+    }
+    assert_eq!(g.check("x", &json!({"n": 4271})), ["4271"]);
+    // Float noise is the round number it stands for.
+    assert!(
+        g.check(
+            "f",
+            &json!({"expression": "18 * 2450 / 100.00000000000001"})
+        )
+        .is_empty()
+    );
+    // A large round number is a fact to look up.
+    assert_eq!(
+        g.check("y", &json!({"expression": "84000000 - 6700000"})),
+        ["84000000", "6700000"]
+    );
+    assert!(
+        g.check("z", &json!({"expression": "2450 * 1000000"}))
+            .is_empty()
+    );
+}
+
+#[test]
+fn the_same_digits_ten_times_larger_or_smaller_are_not_known() {
+    let mut g = grounding(&[
+        "Japan: about 124,000,000 people. Tokyo: 14,000,000 people.",
+        "1| producto,unidades,importe\n2| café molido,50,1250\n3| tazas,96,830",
+    ]);
+    // A dropped zero and an added one.
+    assert_eq!(
+        g.check("a", &json!({"expression": "14000000 / 12400000 * 100"})),
+        ["12400000"]
+    );
+    assert_eq!(g.check_answer("12500", false), ["12500"]);
+    assert_eq!(g.miscopied("12400000"), Some("124,000,000"));
+    assert_eq!(g.miscopied("12.5"), None);
+    // Units change by thousands or hundreds: millions, percentages.
+    for expression in ["14 / 124 * 100", "1.25 * 1000", "0.124e9 - 12.5 * 100"] {
+        assert!(
+            g.check(expression, &json!({"expression": expression}))
+                .is_empty(),
+            "{expression}"
+        );
+    }
+    assert!(g.check("n", &json!({"total": 1250})).is_empty());
+    assert_eq!(
+        g.check("m", &json!({"total": 125})),
+        [json!(125).to_string()]
+    );
+}
+
+#[test]
+fn a_scale_word_makes_a_number_large() {
+    let mut g = grounding(&["Question: What is the population of Spain?"]);
+    assert_eq!(
+        g.check_answer(
+            "The population of Spain is approximately 47 million.",
+            false
+        ),
+        ["47 million"]
+    );
+    let mut g = grounding(&["Question: 東京の人口は?", "Tokyo: about 14,000,000 people."]);
+    assert!(g.check_answer("約1400万人です", false).is_empty());
+    let mut g = grounding(&["Question: How old?"]);
+    assert!(g.check_answer("About 47 years.", false).is_empty());
+}
+
+#[test]
+fn before_any_result_small_numbers_and_constants_are_not_known() {
+    let mut g = grounding(&["Question: Please compute 7 to the 9th power."]);
+    assert_eq!(
+        g.check_answer("The result is 24, about 1024.", true),
+        ["24", "1024"]
+    );
+    // The question's own numbers stay known, and words without
+    // numbers pass.
+    let mut g = grounding(&["Question: Please compute 7 to the 9th power."]);
+    assert!(g.check_answer("7 to the 9th power", true).is_empty());
+    assert!(g.check_answer("Hello! How can I help?", true).is_empty());
+    // After a result, the everyday rule is back.
+    let mut g = grounding(&["Question: Please compute 7 to the 9th power."]);
+    assert!(g.check_answer("The result is 24.", false).is_empty());
+}
+
+#[test]
+fn the_models_own_turns_do_not_ground_a_number() {
+    let mut g = Grounding::default();
+    g.learn_messages(&[
+        Message::user("How many people live in Rome?"),
+        Message::assistant("Thought: Rome has 2,873,000 people."),
+    ]);
+    assert_eq!(
+        g.check("k", &json!({"expression": "2873000 * 2"})),
+        ["2873000"]
+    );
+}
+
+#[test]
+fn the_reason_names_the_numbers_and_where_to_find_them() {
+    let one = ungrounded_reason(&["2021".into()], &["search"], &[]);
+    assert_eq!(
+        one,
+        "2021 is not in the question or in any tool result. Look up the facts the question needs with search first, in words; if you are sure it is right, make this same call again"
+    );
+    let two = ungrounded_reason(&["2021".into(), "1930".into()], &["read_file", "grep"], &[]);
+    assert!(two.starts_with("2021, 1930 are not"), "{two}");
+    assert!(
+        two.contains("with read_file or grep first, in words; if you are sure they are right"),
+        "{two}"
+    );
+    let alone = ungrounded_reason(&["2021".into()], &[], &[]);
+    assert!(alone.contains("Take it from the question"), "{alone}");
+    let miscopied = ungrounded_reason(
+        &["12400000".into()],
+        &["search"],
+        &[("12400000".into(), "124,000,000".into())],
+    );
+    assert_eq!(
+        miscopied,
+        "12400000 has one zero too few: the results say 124,000,000. Make the call again with 124000000 in place of 12400000"
+    );
+    let two = ungrounded_reason(
+        &["1.25".into(), "140 million".into()],
+        &["search"],
+        &[
+            ("1.25".into(), "12.5".into()),
+            ("140 million".into(), "14 million".into()),
+        ],
+    );
+    assert_eq!(
+        two,
+        "1.25 is ten times too small: the results say 12.5; 140 million has one zero too many: the results say 14 million. Make the call again with 12.5 in place of 1.25, and 14000000 in place of 140 million"
+    );
+}

@@ -1,0 +1,42 @@
+//! [`ToolProgress`]: what a run's tool rounds have given so far, as the
+//! loop's rules read it (answers after failures, repeats, stalls, what the
+//! answer turn says was found).
+
+use serde::{Deserialize, Serialize};
+
+/// What the tool rounds so far have given, for
+/// [`Budget::retry_after_failed_calls`](crate::Budget) and the same-result
+/// loop check.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub(super) struct ToolProgress {
+    /// Some call of the run gave a result.
+    pub(super) any_result: bool,
+    /// Some call of the run (or the history it continues) gave a result
+    /// that found something: the answer turn asks for the answer the
+    /// results show; otherwise it says that the calls found nothing.
+    #[serde(default)]
+    pub(super) found_something: bool,
+    /// Every call of the last round failed (or was not run).
+    pub(super) last_round_failed: bool,
+    /// The model was already asked to try again once.
+    pub(super) retry_asked: bool,
+    /// How often each successful result (tool and content, hashed) came
+    /// back: calls whose arguments differ but whose result does not are
+    /// no progress either.
+    #[serde(default)]
+    pub(super) result_counts: foldhash::HashMap<u64, u32>,
+    /// Some result came back [`Budget::loop_threshold`](crate::Budget) times.
+    #[serde(default)]
+    pub(super) stalled: bool,
+    /// Some call of the last round found something.
+    #[serde(default)]
+    pub(super) last_round_found: bool,
+    /// A call repeated an earlier one of the run and got the same result
+    /// again ([`Budget::answer_on_repeat`](crate::Budget)).
+    #[serde(default)]
+    pub(super) repeated: bool,
+    /// The canonical keys and results of the last round's calls that
+    /// succeeded, for [`Budget::answer_on_repeat`](crate::Budget).
+    #[serde(default)]
+    pub(super) last_round_succeeded: Vec<(String, String)>,
+}

@@ -1,0 +1,144 @@
+//! What the loop tells the model when it sends a call or an answer back
+//! for its numbers ([`Budget::ground_numbers`](crate::Budget)): which
+//! numbers no tool gave, which sum does not hold, what to do instead.
+//! Each text names the run's own tools; none holds a value a model could
+//! copy as an answer.
+
+use super::arithmetic::FalseClaim;
+use super::grounding::{magnitude, scale_of};
+
+/// Why an answer is sent back for its numbers; `compute_with` names the
+/// tools that compute, if the run has any; `before_results` says no tool
+/// has given a result yet.
+pub(super) fn ungrounded_answer_reason(
+    numbers: &[String],
+    compute_with: &[String],
+    before_results: bool,
+) -> String {
+    let shown: Vec<&str> = numbers.iter().take(4).map(String::as_str).collect();
+    let verb = if shown.len() == 1 { "is" } else { "are" };
+    let how = match (compute_with, before_results) {
+        ([], _) => "Look it up with the tools first".to_string(),
+        (tools, true) => format!(
+            "No tool has been used yet: work it out with {}, or look it up, first",
+            tools.join(" or ")
+        ),
+        (tools, false) => format!(
+            "Work it out with {} from the numbers in the tool results, or look it up",
+            tools.join(" or ")
+        ),
+    };
+    format!("{} {verb} in no tool result. {how}", shown.join(", "))
+}
+
+/// Why an answer built on false arithmetic is sent back; `compute_with`
+/// names the tools that compute.
+pub(super) fn false_claim_reason(claim: &FalseClaim, compute_with: &[String]) -> String {
+    let names: Vec<&str> = compute_with.iter().map(String::as_str).collect();
+    format!(
+        "{} is not {}. Compute it with {}, then give the final answer",
+        claim.expression,
+        claim.claimed,
+        either(&names)
+    )
+}
+
+/// Why an answer on a forced answer turn, when no tool can be called, is
+/// asked again.
+pub(super) fn ungrounded_answer_turn_reason(numbers: &[String]) -> String {
+    let shown: Vec<&str> = numbers.iter().take(4).map(String::as_str).collect();
+    let verb = if shown.len() == 1 { "is" } else { "are" };
+    format!(
+        "the answer has {} which {verb} in no tool result; answer only with what the results show, or say that they do not show it",
+        shown.join(", ")
+    )
+}
+
+/// Why an answer on a forced answer turn gets a compute round: it has
+/// numbers no tool gave, and `compute_with` names the tools that compute.
+pub(super) fn answer_compute_reason(numbers: &[String], compute_with: &[String]) -> String {
+    let shown: Vec<&str> = numbers.iter().take(4).map(String::as_str).collect();
+    let verb = if shown.len() == 1 { "is" } else { "are" };
+    let names: Vec<&str> = compute_with.iter().map(String::as_str).collect();
+    format!(
+        "the answer has {} which {verb} in no tool result. If it is worked out from the results, compute it with {} now; if not, answer only with what the results show",
+        shown.join(", "),
+        either(&names)
+    )
+}
+
+/// The observation of a call sent back for its numbers; `find_with`
+/// names the run's tools that can find them, `miscopied` pairs a number
+/// with the one the conversation has with a zero more or less.
+pub(super) fn ungrounded_reason(
+    numbers: &[String],
+    find_with: &[&str],
+    miscopied: &[(String, String)],
+) -> String {
+    let shown: Vec<&str> = numbers.iter().take(4).map(String::as_str).collect();
+    if !miscopied.is_empty() && miscopied.len() == numbers.len() {
+        return miscopy_reason(miscopied);
+    }
+    let (list, verb, them, they) = if shown.len() == 1 {
+        (shown[0].to_string(), "is", "it", "it is")
+    } else {
+        (shown.join(", "), "are", "them", "they are")
+    };
+    let find = match find_with {
+        [] => format!("Take {them} from the question"),
+        tools => format!(
+            "Look up the facts the question needs with {} first, in words",
+            either(tools)
+        ),
+    };
+    format!(
+        "{list} {verb} not in the question or in any tool result. {find}; if you are sure {they} right, make this same call again"
+    )
+}
+
+/// Names as alternatives: `a`, `a or b`, `a, b or c`.
+pub(super) fn either(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// The observation of a call whose every unknown number is a known one
+/// with a zero dropped or added: it names each and the number to send.
+fn miscopy_reason(miscopied: &[(String, String)]) -> String {
+    let mut wrong = Vec::new();
+    let mut right = Vec::new();
+    for (written, known) in miscopied.iter().take(4) {
+        let smaller = scale_of(written) < scale_of(known);
+        let integers = !written.contains('.') && !known.contains('.');
+        let how = match (integers, smaller) {
+            (true, true) => "has one zero too few",
+            (true, false) => "has one zero too many",
+            (false, true) => "is ten times too small",
+            (false, false) => "is ten times too large",
+        };
+        wrong.push(format!("{written} {how}: the results say {known}"));
+        right.push(format!("{} in place of {written}", plain_number(known)));
+    }
+    format!(
+        "{}. Make the call again with {}",
+        wrong.join("; "),
+        right.join(", and ")
+    )
+}
+
+/// A number as a calculator reads it: no thousands separators, and a
+/// scale word multiplied out (`3.8 million` is `3800000`).
+fn plain_number(written: &str) -> String {
+    let value = magnitude(written);
+    if value.is_finite() && value.fract() == 0.0 && value < 1e15 {
+        format!("{value:.0}")
+    } else {
+        written
+            .chars()
+            .filter(|c| c.is_ascii_digit() || *c == '.')
+            .collect()
+    }
+}
