@@ -14,7 +14,7 @@ pub enum RunError {
     UnsupportedFormat {
         /// The version in the stored run.
         found: u32,
-        /// [`RUN_FORMAT_VERSION`].
+        /// [`RUN_FORMAT_VERSION`](super::RUN_FORMAT_VERSION).
         supported: u32,
     },
     /// A stored run that is not valid JSON for a run.
