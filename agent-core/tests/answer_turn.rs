@@ -247,10 +247,26 @@ async fn an_answer_that_echoes_the_loops_own_words_is_none() {
     );
     // Twice: the run ends with no answer rather than the echo.
     let model = ScriptedModel::new()
+        .call("1", "lookup", json!({"q": "stock"}))
+        .call("2", "lookup", json!({"q": "stock"}))
+        .call("3", "lookup", json!({"q": "stock"}))
+        .text("You already made this exact call, and again it gave nothing to answer with.")
+        .text(
+            "The tool calls above found nothing about this question. Reply without calling tools.",
+        );
+    let (runner, _, _) = agent(model, Budget::default());
+    let outcome = runner.run("Look up the stock.").await;
+    assert_eq!(outcome.stop_reason, StopReason::LoopDetected);
+    assert_eq!(outcome.answer, None, "{outcome:?}");
+    // A tool's own error is not the loop's words: passing it on answers.
+    let model = ScriptedModel::new()
         .call("1", "fail", json!({}))
-        .text("Error (tool failed): the service said no")
-        .text("the service said no, Error (tool failed): the service said no");
+        .call("2", "add", json!({"a": 1, "b": 1}))
+        .text("Error (tool failed): the service said no, so I cannot ask it.");
     let (runner, _, _) = agent(model, Budget::default());
     let outcome = runner.run("Ask the service.").await;
-    assert_eq!(outcome.answer, None, "{outcome:?}");
+    assert_eq!(
+        outcome.answer.as_deref(),
+        Some("Error (tool failed): the service said no, so I cannot ask it.")
+    );
 }

@@ -7,9 +7,10 @@
 //!
 //! The run remembers the word 5-grams of every text it wrote to the model
 //! (the task's own words taken out, so an answer that restates the
-//! question is not an echo), and of the tools' error observations. A final
-//! answer sharing two or more of them echoes the loop. Short answers
-//! ("I cannot find it.") have no 5-gram to share.
+//! question is not an echo). A final answer sharing two or more of them
+//! echoes the loop. Short answers ("I cannot find it.") have no 5-gram to
+//! share. A tool's own error is not the loop's words: an answer may pass
+//! it on ("that file does not exist").
 
 use std::collections::BTreeSet;
 

@@ -228,10 +228,6 @@ impl Run {
                     let Some(mut observation) = executed.next() else {
                         continue;
                     };
-                    if observation.error.is_some() {
-                        // The gateway's words, never an answer.
-                        self.learn_loop_text(&observation.content);
-                    }
                     let before_notes = observation.content.len();
                     // A repeat of a call that found nothing runs again
                     // and is told so: the model is stuck, not done.
