@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use agent_core::message::{ToolChoice, ToolSpec};
 use agent_core::tool::Observation;
-use agent_core::transport::{Decision, Interpretation, Opening, RequestParts, Turn};
+use agent_core::transport::{Decision, Findings, Interpretation, Opening, RequestParts, Turn};
 use agent_core::{Completion, CompletionRequest, Message, Transport};
 
 use crate::answer_tool::{
@@ -316,5 +316,25 @@ impl Transport for NativeTransport {
         vec![Message::user(format!(
             "Error: {reason}. Call one of the tools{listed}{or_answer}."
         ))]
+    }
+
+    /// Asked a second time, a native answer turn lists no tools and wants
+    /// words (see `render`), so the message restates the task and asks
+    /// for words, without the reason the first reply was refused.
+    /// Measured on the 0.5B model, replaying the 55 second asks of a full
+    /// eval run: the default `Error: {reason}. …` got 10 right, since the
+    /// model copies its first line as the answer (`Error: no more tool
+    /// calls are possible; answer in words.`, which the echo check
+    /// refuses); the task then "Answer in words, from the results above."
+    /// got 17, but lost the turns where no call found anything: asked only
+    /// for words, the model answered those from memory. Those keep the
+    /// request that says nothing was found.
+    fn answer_retry(&self, _reason: &str, task: &str, found: Findings) -> Message {
+        match found {
+            Findings::Something => {
+                Message::user(format!("{task}\nAnswer in words, from the results above."))
+            }
+            Findings::Nothing => self.answer_request(task, found),
+        }
     }
 }

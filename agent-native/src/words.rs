@@ -4,7 +4,8 @@
 //! (Qwen2.5-Coder 0.5B) answer it with a tool call written out as text;
 //! the second ask lists no tools, and, where the server honours grammars
 //! (the provider's [`Constrain`](crate::Constrain) decides), its grammar
-//! allows no reply that opens as a call: no `{`, `[` or `<` first. A
+//! allows no reply that opens as a call: no `{`, `[`, `<` or a code
+//! fence's backtick first. A
 //! schema-only server gets `{"answer": …}`, which the transport reads as
 //! the answer.
 
@@ -22,7 +23,7 @@ pub(crate) fn words_constraint() -> Arc<Constraint> {
     Arc::clone(WORDS.get_or_init(|| {
         Arc::new(Constraint {
             grammar: format!(
-                "root ::= [^\\u0000 \\t\\n\\r{{<\\x5B] [^\\u0000]{{0,{}}}",
+                "root ::= [^\\u0000 \\t\\n\\r{{<\\x5B`] [^\\u0000]{{0,{}}}",
                 MAX_ANSWER_CHARS - 1
             ),
             json_schema: Some(json!({
@@ -45,7 +46,7 @@ mod tests {
         let grammar = &words_constraint().grammar;
         assert_eq!(
             grammar,
-            "root ::= [^\\u0000 \\t\\n\\r{<\\x5B] [^\\u0000]{0,1499}"
+            "root ::= [^\\u0000 \\t\\n\\r{<\\x5B`] [^\\u0000]{0,1499}"
         );
     }
 }

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use agent_core::message::{Role, ToolChoice};
 use agent_core::testing::ScriptedModel;
-use agent_core::transport::{Decision, RequestParts};
+use agent_core::transport::{Decision, Findings, RequestParts};
 use agent_core::{Agent, Completion, Message, StopReason, ToolCall, ToolSpec, Transport};
 use agent_native::{ANSWER_TOOL, AnswerMode, NativeTransport};
 use agent_tools::builtin;
@@ -114,9 +114,22 @@ async fn an_answer_turn_answered_with_a_written_call_asks_again_without_tools() 
         assert!(words.answer_only && words.grammar.starts_with("root ::= [^"));
         assert!(requests[2].constraint.is_none());
         let asked = requests[3].messages.last().unwrap();
-        assert!(asked.content.starts_with("Error: "), "{}", asked.content);
-        assert!(asked.content.contains(task), "{}", asked.content);
+        assert_eq!(
+            asked.content,
+            format!("{task}\nAnswer in words, from the results above."),
+            "the second ask restates the task and wants words, with no error line to copy"
+        );
     }
+}
+
+#[test]
+fn a_second_ask_after_calls_that_found_nothing_still_says_so() {
+    let transport = NativeTransport::new();
+    let task = "Which file holds the release date?";
+    let retry = transport.answer_retry("no more tool calls are possible", task, Findings::Nothing);
+    assert_eq!(retry, transport.answer_request(task, Findings::Nothing));
+    assert!(retry.content.contains("found nothing"), "{}", retry.content);
+    assert!(!retry.content.contains("Error"), "{}", retry.content);
 }
 
 #[tokio::test]

@@ -193,7 +193,7 @@ async fn live_server_parses_every_construct() {
 async fn live_native_answer_asked_again_comes_in_words() {
     use std::sync::Arc;
 
-    use agent_core::transport::{Decision, RequestParts};
+    use agent_core::transport::{Decision, Findings, RequestParts};
     use agent_core::{Complete, Message, ToolCall, Transport};
     use agent_native::{Constrain, NativeTransport, OpenAiCompatible, ProviderConfig};
 
@@ -212,11 +212,14 @@ async fn live_native_answer_asked_again_comes_in_words() {
         Message::user(TASK),
         Message::assistant_with_calls("", vec![call]),
         Message::tool("c1", "3139"),
-        Message::user(
-            "Error: no more tool calls are possible; answer in words. What is (17 * 83) + (12 ** 3)?\nAnswer from the tool results above, without calling tools.",
-        ),
     ]);
     let transport = NativeTransport::new();
+    let retry = transport.answer_retry(
+        "no more tool calls are possible; answer in words",
+        TASK,
+        Findings::Something,
+    );
+    let messages = Arc::new(messages.iter().cloned().chain([retry]).collect::<Vec<_>>());
     let tools: Arc<[ToolSpec]> = tools().into();
     let request = transport.render(RequestParts {
         messages: &messages,
