@@ -86,7 +86,7 @@ pub(crate) fn transport(kind: TransportKind) -> Arc<dyn Transport> {
 }
 
 /// The tool set of a command: `--tools` over the built-ins and the MCP
-/// servers' tools (see [`toolbox`](crate::toolbox)), with the tool timeout.
+/// servers' tools (see [`crate::toolbox`]), with the tool timeout.
 pub(crate) fn tools(
     args: &ToolArgs,
     default: &[&str],

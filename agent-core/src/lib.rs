@@ -22,8 +22,8 @@
 //!   [`Task`], a task with the conversation it continues.
 //! - [`budget`], [`outcome`], [`event`], [`hook`], [`trace`] (JSONL traces
 //!   and replay).
-//! - With the `testing` feature: [`testing::ScriptedModel`] and
-//!   [`testing::TestTransport`], for tests.
+//! - With the `testing` feature: `testing::ScriptedModel` and
+//!   `testing::TestTransport`, for tests.
 //!
 //! ```
 //! use agent_core::testing::{ScriptedModel, TestTransport};

@@ -10,7 +10,7 @@
 //!   use it (the text transport sends no `tools=`). It also retries
 //!   transport failures (refused, reset, closed early).
 //! - [`NativeTransport`]: native function calling with `tools=`.
-//! - With the `testing` feature: [`testing::CannedServer`].
+//! - With the `testing` feature: `testing::CannedServer`.
 
 mod answer_tool;
 mod constrain;

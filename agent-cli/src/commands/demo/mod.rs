@@ -1,5 +1,5 @@
 //! `agent demo` (what `cargo xtask demo` runs): offline scenes played by
-//! [`DemoModel`](model::DemoModel), shown exactly as a live run is: same
+//! [`model::DemoModel`], shown exactly as a live run is: same
 //! agent, tools and live view. Scenes: multi-hop, recovery, refund, files,
 //! budget; both transports.
 
