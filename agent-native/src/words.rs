@@ -4,8 +4,12 @@
 //! (Qwen2.5-Coder 0.5B) answer it with a tool call written out as text;
 //! the second ask lists no tools, and, where the server honours grammars
 //! (the provider's [`Constrain`](crate::Constrain) decides), its grammar
-//! allows no reply that opens as a call: no `{`, `[`, `<` or a code
-//! fence's backtick first. A
+//! allows no call: no brace anywhere, and a first character that is no
+//! space and none of the marks a call or markup opens with (`<`, `>`,
+//! brackets, a backtick, quotes, `*`, `#`, `|`). Forbidden only a `<`
+//! first, the 0.5B model wrote `>{"name": …}`; replaying the 55 second
+//! asks of a full eval run, this grammar answered 21 right against 18,
+//! and none worse. A
 //! schema-only server gets `{"answer": …}`, which the transport reads as
 //! the answer.
 
@@ -23,7 +27,7 @@ pub(crate) fn words_constraint() -> Arc<Constraint> {
     Arc::clone(WORDS.get_or_init(|| {
         Arc::new(Constraint {
             grammar: format!(
-                "root ::= [^\\u0000 \\t\\n\\r{{<\\x5B`] [^\\u0000]{{0,{}}}",
+                r#"root ::= [^\u0000-\u0020{{}}<>\x5B\x5D`"'*#|] [^\u0000{{}}]{{0,{}}}"#,
                 MAX_ANSWER_CHARS - 1
             ),
             json_schema: Some(json!({
@@ -42,11 +46,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_grammar_opens_with_anything_but_a_call() {
+    fn the_grammar_allows_no_brace_and_no_opening_mark() {
         let grammar = &words_constraint().grammar;
         assert_eq!(
             grammar,
-            "root ::= [^\\u0000 \\t\\n\\r{<\\x5B`] [^\\u0000]{0,1499}"
+            r#"root ::= [^\u0000-\u0020{}<>\x5B\x5D`"'*#|] [^\u0000{}]{0,1499}"#
         );
     }
 }
