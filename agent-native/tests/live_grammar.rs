@@ -207,19 +207,18 @@ async fn live_native_answer_asked_again_comes_in_words() {
         "calculator",
         json!({"expression": "17 * 83 + 12 ** 3"}),
     );
+    let transport = NativeTransport::new();
     let messages = Arc::new(vec![
         Message::system(agent_native::DEFAULT_SYSTEM_PROMPT),
         Message::user(TASK),
         Message::assistant_with_calls("", vec![call]),
         Message::tool("c1", "3139"),
+        transport.answer_retry(
+            "no more tool calls are possible; answer in words",
+            TASK,
+            Findings::Something,
+        ),
     ]);
-    let transport = NativeTransport::new();
-    let retry = transport.answer_retry(
-        "no more tool calls are possible; answer in words",
-        TASK,
-        Findings::Something,
-    );
-    let messages = Arc::new(messages.iter().cloned().chain([retry]).collect::<Vec<_>>());
     let tools: Arc<[ToolSpec]> = tools().into();
     let request = transport.render(RequestParts {
         messages: &messages,
