@@ -21,6 +21,16 @@ use serde_json::{Map, Value};
 /// characters.
 pub const LATIN_TEXT_PATTERN: &str = "^[\\u0020-\\u007E\\u00A0-\\u024F\\u2018-\\u201F]*$";
 
+/// Whether `text` matches [`LATIN_TEXT_PATTERN`].
+pub(crate) fn is_latin_text(text: &str) -> bool {
+    text.chars().all(|c| {
+        matches!(
+            u32::from(c),
+            0x0020..=0x007E | 0x00A0..=0x024F | 0x2018..=0x201F
+        )
+    })
+}
+
 /// The compact, strict JSON Schema of `T`: unknown keys are refused.
 pub fn schema_for<T: JsonSchema>() -> Value {
     let mut schema = generated::<T>();

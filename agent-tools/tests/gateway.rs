@@ -9,6 +9,7 @@ use agent_core::message::Role;
 use agent_core::testing::{ScriptedModel, TestTransport};
 use agent_core::tool::ToolErrorKind;
 use agent_core::{Agent, Completion, StopReason, ToolCall, ToolError, Toolbox};
+use agent_tools::builtin::{Document, Search};
 use agent_tools::{ToolRegistry, ToolSet, ToolSetError, builtin, typed_tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -121,10 +122,31 @@ async fn schema_violations_give_distinct_clear_observations() {
 }
 
 #[tokio::test]
-async fn a_query_of_the_english_base_in_another_script_is_told_to_translate() {
+async fn the_built_in_base_is_searched_in_the_question_s_language() {
+    // Its entries have names in other scripts: a query in one finds them
+    // (a small model calling tools natively searches in the question's
+    // language, and cannot be made to translate).
     let tools = builtin::registry(&["search"], None, true)
         .unwrap()
         .allow_all();
+    let found = tools
+        .call(&ToolCall::new(
+            "t",
+            "search",
+            json!({"query": "东京的人口"}),
+        ))
+        .await
+        .unwrap();
+    assert!(found.content.starts_with("Tokyo:"), "{}", found.content);
+}
+
+#[tokio::test]
+async fn a_query_of_a_latin_english_base_in_another_script_is_told_to_translate() {
+    let base = Search::from_documents(vec![
+        Document::new("Eiffel Tower", "The Eiffel Tower is in Paris.").with_names(["Tour Eiffel"]),
+    ])
+    .with_language("English");
+    let tools = ToolRegistry::new().with(base).unwrap().allow_all();
     let chinese = err(&tools, "search", json!({"query": "长城长度"})).await;
     assert_eq!(chinese.kind(), ToolErrorKind::InvalidArgs);
     assert!(

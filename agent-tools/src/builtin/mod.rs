@@ -3,6 +3,7 @@
 
 mod calculator;
 mod files;
+mod names;
 mod nearby;
 mod root;
 mod search;

@@ -3,7 +3,11 @@
 //! covers the demo scenes; users can load their own JSON file.
 //!
 //! Ranking: each query term (lower-cased, stop words dropped) scores by
-//! inverse document frequency, three times over for a title hit. Results
+//! inverse document frequency, three times over for a title hit. An
+//! entry may also have other names (what its subject is called in other
+//! languages and scripts, see [`names`](super::names)): one found in the
+//! query counts as a title hit, so a question asked in another language
+//! finds the entry written in English. Results
 //! are capped. A query whose only hits are common words while another of
 //! its words is in no document finds nothing, and says which word: the
 //! entries it would list are about something else (a country the base
@@ -19,7 +23,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::schema::{LATIN_TEXT_PATTERN, schema_for, without_property_descriptions};
+use super::names::Name;
+use crate::schema::{LATIN_TEXT_PATTERN, is_latin_text, schema_for, without_property_descriptions};
 
 /// The knowledge base shipped with the crate.
 pub const DEFAULT_KNOWLEDGE_BASE: &str = include_str!("../../data/knowledge_base.json");
@@ -39,6 +44,33 @@ pub struct Document {
     pub title: String,
     /// Its text.
     pub text: String,
+    /// Other names of its subject, in any language or script (optional
+    /// in the JSON). A name written without spaces (Han, kana, Hangul,
+    /// Thai) should be two characters or more: it is found anywhere in a
+    /// query.
+    #[serde(default)]
+    pub names: Vec<String>,
+}
+
+impl Document {
+    /// A document with a title and a text, and no other names.
+    pub fn new(title: impl Into<String>, text: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            text: text.into(),
+            names: Vec::new(),
+        }
+    }
+
+    /// The document with these other names of its subject.
+    pub fn with_names<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.names = names.into_iter().map(Into::into).collect();
+        self
+    }
 }
 
 /// A knowledge base that cannot be loaded.
@@ -69,6 +101,7 @@ struct Indexed {
     doc: Document,
     title_terms: HashSet<String>,
     text_terms: HashSet<String>,
+    names: Vec<Name>,
 }
 
 /// The `search` tool.
@@ -76,6 +109,8 @@ pub struct Search {
     docs: Vec<Indexed>,
     max_results: usize,
     language: Option<String>,
+    /// Every title and other name is written in the Latin alphabet.
+    latin_names: bool,
 }
 
 impl std::fmt::Debug for Search {
@@ -105,11 +140,15 @@ impl Search {
 
     /// Search over these documents.
     pub fn from_documents(docs: Vec<Document>) -> Self {
+        let latin_names = docs
+            .iter()
+            .all(|d| is_latin_text(&d.title) && d.names.iter().all(|n| is_latin_text(n)));
         let docs = docs
             .into_iter()
             .map(|doc| Indexed {
                 title_terms: terms(&doc.title).collect(),
                 text_terms: terms(&doc.text).collect(),
+                names: doc.names.iter().filter_map(|n| Name::new(n)).collect(),
                 doc,
             })
             .collect();
@@ -117,6 +156,7 @@ impl Search {
             docs,
             max_results: DEFAULT_MAX_RESULTS,
             language: None,
+            latin_names,
         }
     }
 
@@ -128,7 +168,8 @@ impl Search {
         self
     }
 
-    /// Search over a JSON file of `[{"title": …, "text": …}]`.
+    /// Search over a JSON file of `[{"title": …, "text": …}]`, each entry
+    /// optionally with `"names": […]`, the other names of its subject.
     pub fn from_file(path: impl AsRef<Path>) -> Result<Self, KnowledgeBaseError> {
         let path = path.as_ref();
         let shown = path.display().to_string();
@@ -194,12 +235,25 @@ impl Search {
     }
 
     /// The words of `query` no document holds, when the rest are only
-    /// common words: then nothing is found, and these words say why.
+    /// common words and the query names no entry by another name: then
+    /// nothing is found, and these words say why.
     pub fn unknown_words(&self, query: &str) -> Vec<String> {
+        if self.named_otherwise(query).iter().any(|&named| named) {
+            return Vec::new();
+        }
         let weighed = self.weighed_terms(query);
         self.unknown_in(&weighed)
             .into_iter()
             .map(str::to_string)
+            .collect()
+    }
+
+    /// Per document, whether `query` holds one of its other names.
+    fn named_otherwise(&self, query: &str) -> Vec<bool> {
+        let query = query.to_lowercase();
+        self.docs
+            .iter()
+            .map(|d| d.names.iter().any(|name| name.found_in(&query)))
             .collect()
     }
 
@@ -220,16 +274,20 @@ impl Search {
     /// The ranked documents for `query`, best first.
     pub fn query(&self, query: &str) -> Vec<&Document> {
         let weighed = self.weighed_terms(query);
-        if !self.unknown_in(&weighed).is_empty() {
+        let named_otherwise = self.named_otherwise(query);
+        let by_other_names = named_otherwise.iter().filter(|&&named| named).count();
+        if by_other_names == 0 && !self.unknown_in(&weighed).is_empty() {
             return Vec::new();
         }
         let n = self.docs.len() as f64;
+        // A name counts as a title word held by the entries it names.
+        let name_score = 3.0 * ((n + 1.0) / (by_other_names as f64 + 0.5)).ln();
         let mut scored: Vec<(f64, usize)> = self
             .docs
             .iter()
             .enumerate()
             .filter_map(|(i, d)| {
-                let mut score = 0.0;
+                let mut score = if named_otherwise[i] { name_score } else { 0.0 };
                 for (term, df) in &weighed {
                     let idf = ((n + 1.0) / (*df as f64 + 0.5)).ln();
                     if d.title_terms.contains(term) {
@@ -248,7 +306,8 @@ impl Search {
         // all four, not the three that share fewer words with the rest.
         let named = |i: usize| {
             let title = &self.docs[i].title_terms;
-            !title.is_empty() && title.iter().all(|t| weighed.iter().any(|(q, _)| q == t))
+            named_otherwise[i]
+                || (!title.is_empty() && title.iter().all(|t| weighed.iter().any(|(q, _)| q == t)))
         };
         let named_count = scored.iter().filter(|(_, i)| named(*i)).count();
         let take = self.max_results.max(named_count.min(2 * self.max_results));
@@ -312,13 +371,16 @@ impl Tool for Search {
 
     /// The schema of [`SearchArgs`] without the argument's description (its
     /// name says it all; prompt tokens count on a local model), and, for
-    /// a base written in English, a query in the Latin alphabet
-    /// ([`LATIN_TEXT_PATTERN`]): small models search in the question's
-    /// language, and a grammar then makes them write the words the base
-    /// has.
+    /// a base written in English whose entries have no names in other
+    /// scripts, a query in the Latin alphabet ([`LATIN_TEXT_PATTERN`]):
+    /// small models search in the question's language, and a grammar then
+    /// makes them write the words the base has. (A base with such names,
+    /// as the built-in one, finds entries by them, and a model that cannot
+    /// translate, as a small one calling tools natively, still finds them.)
     fn parameters(&self) -> Value {
         let mut schema = without_property_descriptions(schema_for::<SearchArgs>());
         if self.language.as_deref() == Some("English")
+            && self.latin_names
             && let Some(query) = schema.pointer_mut("/properties/query")
             && let Some(query) = query.as_object_mut()
         {
@@ -425,7 +487,7 @@ mod tests {
     async fn a_query_in_another_script_is_told_the_language_of_the_entries() {
         let search = Search::new();
         let out = search
-            .call(serde_json::json!({"query": "长城长度"}))
+            .call(serde_json::json!({"query": "人口の長さ"}))
             .await
             .unwrap()
             .content;
@@ -437,16 +499,62 @@ mod tests {
             .content;
         assert!(!out.contains("written in"), "{out}");
         // A base whose language is not given says nothing about it.
-        let own = Search::from_documents(vec![Document {
-            title: "Alpha".into(),
-            text: "First letter.".into(),
-        }]);
+        let own = Search::from_documents(vec![Document::new("Alpha", "First letter.")]);
         let out = own
             .call(serde_json::json!({"query": "長城"}))
             .await
             .unwrap()
             .content;
         assert!(!out.contains("written in"), "{out}");
+    }
+
+    #[test]
+    fn an_entry_is_found_by_its_name_in_another_language() {
+        let search = Search::new();
+        let first = |q: &str| search.query(q).first().map(|d| d.title.clone());
+        for (query, title) in [
+            ("東京の人口はどのくらいですか", "Tokyo"),
+            ("中国的长城总长度大约是多少公里", "Great Wall of China"),
+            ("the total length of the长城", "Great Wall of China"),
+            ("население Германии", "Germany"),
+            ("Einwohner Deutschland", "Germany"),
+            ("hauteur de la tour Eiffel", "Eiffel Tower"),
+            ("에펠탑의 높이", "Eiffel Tower"),
+        ] {
+            assert_eq!(first(query).as_deref(), Some(title), "{query}");
+            assert!(search.unknown_words(query).is_empty(), "{query}");
+        }
+        // Every city a query names, by any name, comes back.
+        let cities: Vec<String> = search
+            .query("巴黎、柏林、东京和罗马的人口")
+            .iter()
+            .map(|d| d.title.clone())
+            .collect();
+        for city in ["Paris", "Berlin", "Tokyo", "Rome"] {
+            assert!(cities.contains(&city.to_string()), "{city}: {cities:?}");
+        }
+        // A name is not found inside a longer word.
+        assert!(search.query("population of Romania").is_empty());
+    }
+
+    #[test]
+    fn only_a_base_named_in_the_latin_alphabet_asks_for_latin_queries() {
+        let pattern = |s: &Search| s.parameters().pointer("/properties/query/pattern").cloned();
+        // The built-in base names its entries in other scripts too.
+        assert_eq!(pattern(&Search::new()), None);
+        let latin = Search::from_documents(vec![
+            Document::new("Alpha", "First letter.").with_names(["Alfa", "Álpha"]),
+        ])
+        .with_language("English");
+        assert_eq!(pattern(&latin), Some(Value::from(LATIN_TEXT_PATTERN)));
+        let named = Search::from_documents(vec![
+            Document::new("Alpha", "First letter.").with_names(["阿尔法"]),
+        ])
+        .with_language("English");
+        assert_eq!(pattern(&named), None);
+        // Without a language, nothing is asked.
+        let plain = Search::from_documents(vec![Document::new("Alpha", "First letter.")]);
+        assert_eq!(pattern(&plain), None);
     }
 
     #[test]

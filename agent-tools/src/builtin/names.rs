@@ -1,0 +1,126 @@
+//! An entry's other names (what its subject is called in other languages
+//! and scripts) found inside a search query, so a question asked in
+//! Japanese, Chinese or Russian finds the entry written in English.
+//!
+//! - A name in a script written without spaces between words (Han, kana,
+//!   Hangul, Thai) is found anywhere in the query: the words around it are
+//!   joined to it (`<name>的人口`).
+//! - Any other name must start a word. A name of five letters or more may
+//!   end differently, by up to three letters after all but its last one,
+//!   so inflected forms match (a Russian genitive changes the last
+//!   vowel); a shorter name must be the whole word, so it is not found
+//!   inside a longer one.
+
+/// Whether `c` belongs to a script written without spaces between words.
+fn unspaced(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x0E00..=0x0E7F // Thai
+            | 0x3040..=0x30FF // Hiragana, Katakana
+            | 0x3400..=0x4DBF // Han, extension A
+            | 0x4E00..=0x9FFF // Han
+            | 0xAC00..=0xD7AF // Hangul syllables
+            | 0xF900..=0xFAFF // Han compatibility
+    )
+}
+
+/// Letters a long name may end with after its stem.
+const MAX_ENDING: usize = 3;
+
+/// Letters from which a name may end differently.
+const INFLECTED_FROM: usize = 5;
+
+/// One name, lower-cased, ready to be looked for in lower-cased queries.
+#[derive(Debug, Clone)]
+pub(super) struct Name {
+    /// The part that must appear as written.
+    stem: String,
+    /// Found anywhere, not only at the start of a word.
+    unspaced: bool,
+    /// Letters that may follow the stem in the same word.
+    ending: usize,
+}
+
+impl Name {
+    /// The name prepared for matching, or `None` for a blank one.
+    pub(super) fn new(name: &str) -> Option<Self> {
+        let lower = name.trim().to_lowercase();
+        let first = lower.chars().next()?;
+        if unspaced(first) {
+            return Some(Self {
+                stem: lower,
+                unspaced: true,
+                ending: 0,
+            });
+        }
+        let letters = lower.chars().count();
+        if letters < INFLECTED_FROM {
+            return Some(Self {
+                stem: lower,
+                unspaced: false,
+                ending: 0,
+            });
+        }
+        let mut stem = lower;
+        stem.pop();
+        Some(Self {
+            stem,
+            unspaced: false,
+            ending: MAX_ENDING,
+        })
+    }
+
+    /// Whether a lower-cased query names the subject by this name.
+    pub(super) fn found_in(&self, query: &str) -> bool {
+        if self.unspaced {
+            return query.contains(&self.stem);
+        }
+        query.match_indices(&self.stem).any(|(at, _)| {
+            let starts_word = query[..at]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric());
+            let ending = query[at + self.stem.len()..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric())
+                .count();
+            starts_word && ending <= self.ending
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(name: &str, query: &str) -> bool {
+        Name::new(name)
+            .map(|n| n.found_in(&query.to_lowercase()))
+            .unwrap_or(false)
+    }
+
+    #[test]
+    fn a_name_without_spaces_is_found_inside_the_words_around_it() {
+        assert!(found("東京", "東京の人口はどのくらいですか"));
+        assert!(found("长城", "中国的长城总长度大约是多少公里"));
+        assert!(found("长城", "the total length of the长城"));
+        assert!(found("에펠탑", "에펠탑의 높이"));
+        assert!(!found("長城", "东京"));
+    }
+
+    #[test]
+    fn another_name_starts_a_word_and_a_long_one_may_be_inflected() {
+        assert!(found("Deutschland", "Einwohner Deutschland"));
+        assert!(found("Германия", "население Германии"));
+        assert!(found("Берлин", "сколько жителей в Берлине"));
+        assert!(found("Tour Eiffel", "hauteur de la tour Eiffel ?"));
+        // Short names are whole words only.
+        assert!(found("Roma", "población de Roma"));
+        assert!(!found("Roma", "population of Romania"));
+        assert!(!found("Rom", "from the top"));
+        // A long name does not match inside another word, nor a word that
+        // goes on far past it.
+        assert!(!found("Wasser", "Wasserstoffatom"));
+        assert!(!found("", "anything"));
+    }
+}
