@@ -195,6 +195,10 @@ pub(crate) struct BudgetArgs {
     /// a result, as it is, instead of asking once for another call first.
     #[arg(long)]
     pub(crate) no_retry_after_failed_calls: bool,
+    /// Keep offering a tool whose call failed again when it was repeated
+    /// exactly, instead of setting it aside for the next turn.
+    #[arg(long)]
+    pub(crate) no_set_aside_failing_tool: bool,
     /// The same call (or the same result) this many times ends the work as
     /// a loop; at least 2.
     #[arg(long, default_value_t = Budget::default().loop_threshold)]

@@ -140,6 +140,17 @@ pub struct Budget {
     /// call: small models otherwise reply "I cannot find it" to the first
     /// error. A second such answer stands. Default on.
     pub retry_after_failed_calls: bool,
+    /// When a call that failed is made again the same way and fails again,
+    /// the next request does not offer its tool (when the run has others):
+    /// the model must call another one. A small model, asked at a low
+    /// temperature, otherwise makes the same failing call until loop
+    /// detection ends the work (a calculator given names for numbers it
+    /// never looked up, a path that does not exist). The text transport
+    /// keeps its prompt and drops the tool from its grammar; the native
+    /// one lists the other tools (which costs that request and the next
+    /// their prefix cache, on servers that render tools into the prompt).
+    /// A call to the set-aside tool in that turn is not run. Default on.
+    pub set_aside_failing_tool: bool,
     /// Optional history window for requests.
     pub history_window: Option<HistoryWindow>,
 }
@@ -158,6 +169,7 @@ impl Default for Budget {
             ground_numbers: true,
             answer_turn: true,
             retry_after_failed_calls: true,
+            set_aside_failing_tool: true,
             history_window: None,
         }
     }

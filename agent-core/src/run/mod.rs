@@ -21,6 +21,7 @@ mod persist;
 mod plan;
 mod progress;
 mod reasons;
+mod set_aside;
 mod window;
 
 use std::fmt;

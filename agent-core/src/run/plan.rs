@@ -89,6 +89,11 @@ impl Run {
 
     /// Decides, per call, whether it runs, repeats or is skipped.
     pub(super) fn plan_round(&mut self, calls: Arc<[ToolCall]>) {
+        // A tool set aside is set aside for this one round.
+        let aside = self.state.progress.set_aside.take().map(|tool| {
+            let reason = self.set_aside_reason(&tool);
+            (tool, reason)
+        });
         let state = &mut self.state;
         let mut budget_left = state.budget.max_tool_calls.saturating_sub(state.tool_calls);
         if budget_left == 0 {
@@ -112,6 +117,10 @@ impl Run {
                     "no more lookups are possible; only {} can be called now",
                     state.grounded_tools.join(" or ")
                 )));
+                continue;
+            }
+            if let Some((_, reason)) = aside.as_ref().filter(|(tool, _)| *tool == call.name) {
+                plans.push(skip(reason));
                 continue;
             }
             let key = canonical_call_key(&call.name, &call.arguments);
@@ -244,7 +253,13 @@ impl Run {
                     }
                     self.hint_lookup_before_computing(&mut observation);
                     let seen = self.count_result(&observation);
-                    if *plan == CallPlan::Repeat && !observation.found_something() {
+                    let failed_repeat = *plan == CallPlan::Repeat && observation.error.is_some();
+                    let aside_note = failed_repeat
+                        .then(|| self.set_aside_after_failed_repeat(&call.name))
+                        .flatten();
+                    if let Some(note) = aside_note {
+                        observation.content.push_str(&note);
+                    } else if *plan == CallPlan::Repeat && !observation.found_something() {
                         observation.content.push_str(
                             "\n(Note: you already made this exact call, and again it gave \
                              nothing to answer with. Make a different call: other arguments \

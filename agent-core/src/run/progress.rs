@@ -39,4 +39,9 @@ pub(super) struct ToolProgress {
     /// succeeded, for [`Budget::answer_on_repeat`](crate::Budget).
     #[serde(default)]
     pub(super) last_round_succeeded: Vec<(String, String)>,
+    /// A tool whose call failed again on its exact repeat: the next
+    /// request does not offer it, and a call to it in the next round is
+    /// not run ([`Budget::set_aside_failing_tool`](crate::Budget)).
+    #[serde(default)]
+    pub(super) set_aside: Option<String>,
 }

@@ -113,10 +113,11 @@ impl Run {
         } else {
             Vec::new()
         };
+        let offered = self.offered_tools(answer_only);
         let state = &self.state;
         let request = self.transport.render(RequestParts {
             messages: &messages,
-            tools: &state.tools,
+            tools: offered.as_ref().unwrap_or(&state.tools),
             answer_only,
             answer_tools: &answer_tools,
             answer_retry: answer_only && state.answer_retry_used,

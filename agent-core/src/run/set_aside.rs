@@ -1,0 +1,73 @@
+//! Setting a failing tool aside for one turn
+//! ([`Budget::set_aside_failing_tool`](crate::Budget)): when a call that
+//! failed is repeated exactly and fails again, the next request offers the
+//! run's other tools only, and a call to the set-aside tool in that round
+//! is not run. At a low temperature a small model otherwise repeats the
+//! same failing call until loop detection ends the work.
+
+use std::sync::Arc;
+
+use crate::message::ToolSpec;
+
+use super::Run;
+use super::reasons::either;
+
+impl Run {
+    /// After `tool`'s exact repeat failed again: sets it aside for the
+    /// next turn when the run has other tools, and returns the note for
+    /// the observation that says which ones can be called.
+    pub(super) fn set_aside_after_failed_repeat(&mut self, tool: &str) -> Option<String> {
+        let state = &mut self.state;
+        if !state.budget.set_aside_failing_tool {
+            return None;
+        }
+        let others: Vec<&str> = state
+            .tools
+            .iter()
+            .map(|t| t.name.as_str())
+            .filter(|name| *name != tool)
+            .collect();
+        if others.is_empty() {
+            return None;
+        }
+        let note = format!(
+            "\n(Note: this exact call failed again. For the next turn, `{tool}` is set aside: call {} instead.)",
+            either(&others)
+        );
+        state.progress.set_aside = Some(tool.to_string());
+        Some(note)
+    }
+
+    /// The tools the next request offers, when they are not all the run's:
+    /// all but the set-aside one, on a turn that may call tools.
+    pub(super) fn offered_tools(&self, answer_only: bool) -> Option<Arc<[ToolSpec]>> {
+        let state = &self.state;
+        let aside = state
+            .progress
+            .set_aside
+            .as_deref()
+            .filter(|_| !answer_only)?;
+        let offered: Arc<[ToolSpec]> = state
+            .tools
+            .iter()
+            .filter(|t| t.name != aside)
+            .cloned()
+            .collect();
+        (!offered.is_empty() && offered.len() < state.tools.len()).then_some(offered)
+    }
+
+    /// Why a call to the set-aside tool `aside` is not run this round.
+    pub(super) fn set_aside_reason(&self, aside: &str) -> String {
+        let others: Vec<&str> = self
+            .state
+            .tools
+            .iter()
+            .map(|t| t.name.as_str())
+            .filter(|name| *name != aside)
+            .collect();
+        format!(
+            "`{aside}` is set aside for this turn, after the same call failed twice; call {} instead",
+            either(&others)
+        )
+    }
+}
