@@ -4,7 +4,10 @@
 //! - **At the start of a line**, leniently: any case, indentation, markdown
 //!   bold or headings, a list dash, step numbers (`Action 2:`), `_` for a
 //!   space, and an ASCII or full-width colon (`:` / `：`). `Observation`
-//!   with no colon counts too.
+//!   with no colon counts too. So do the labels as a model translates them
+//!   when it writes in the question's language ([`TRANSLATED`]: French,
+//!   German, Spanish, Italian, Portuguese, Russian, Chinese, Japanese,
+//!   Korean), such as `Réponse finale :` or `最终答案：`.
 //! - **In the middle of a line**, strictly: `Thought:`, `Action:`,
 //!   `Action Input:`, `Final Answer:` or `Observation:` written in title or
 //!   upper case, even glued to the word before (`…search.Action: search`,
@@ -135,16 +138,88 @@ pub(crate) fn line_label(line: &str) -> Option<(Label, usize)> {
     None
 }
 
+/// Labels as models translate them, lower-cased, words split by one
+/// space. Only read at a line start, before a colon.
+const TRANSLATED: [(&str, Label); 62] = [
+    // Thought
+    ("pensée", Label::Thought),
+    ("réflexion", Label::Thought),
+    ("gedanke", Label::Thought),
+    ("gedanken", Label::Thought),
+    ("pensamiento", Label::Thought),
+    ("pensiero", Label::Thought),
+    ("pensamento", Label::Thought),
+    ("мысль", Label::Thought),
+    ("мысли", Label::Thought),
+    ("思考", Label::Thought),
+    ("想法", Label::Thought),
+    ("考え", Label::Thought),
+    ("생각", Label::Thought),
+    // Action
+    ("aktion", Label::Action),
+    ("acción", Label::Action),
+    ("accion", Label::Action),
+    ("azione", Label::Action),
+    ("ação", Label::Action),
+    ("действие", Label::Action),
+    ("行动", Label::Action),
+    ("行動", Label::Action),
+    ("动作", Label::Action),
+    ("アクション", Label::Action),
+    ("행동", Label::Action),
+    // Action Input
+    ("entrée de l'action", Label::ActionInput),
+    ("aktionseingabe", Label::ActionInput),
+    ("eingabe", Label::ActionInput),
+    ("entrada de acción", Label::ActionInput),
+    ("entrada de la acción", Label::ActionInput),
+    ("input dell'azione", Label::ActionInput),
+    ("entrada da ação", Label::ActionInput),
+    ("ввод действия", Label::ActionInput),
+    ("行动输入", Label::ActionInput),
+    ("行動輸入", Label::ActionInput),
+    ("アクション入力", Label::ActionInput),
+    ("행동 입력", Label::ActionInput),
+    // Observation
+    ("beobachtung", Label::Observation),
+    ("observación", Label::Observation),
+    ("osservazione", Label::Observation),
+    ("observação", Label::Observation),
+    ("наблюдение", Label::Observation),
+    ("观察", Label::Observation),
+    ("観察", Label::Observation),
+    ("관찰", Label::Observation),
+    // Final Answer
+    ("réponse finale", Label::FinalAnswer),
+    ("réponse", Label::FinalAnswer),
+    ("endgültige antwort", Label::FinalAnswer),
+    ("antwort", Label::FinalAnswer),
+    ("respuesta final", Label::FinalAnswer),
+    ("respuesta", Label::FinalAnswer),
+    ("risposta finale", Label::FinalAnswer),
+    ("risposta", Label::FinalAnswer),
+    ("resposta final", Label::FinalAnswer),
+    ("окончательный ответ", Label::FinalAnswer),
+    ("итоговый ответ", Label::FinalAnswer),
+    ("ответ", Label::FinalAnswer),
+    ("最终答案", Label::FinalAnswer),
+    ("最終答案", Label::FinalAnswer),
+    ("最终回答", Label::FinalAnswer),
+    ("最終回答", Label::FinalAnswer),
+    ("最終的な答え", Label::FinalAnswer),
+    ("최종 답변", Label::FinalAnswer),
+];
+
 /// The label named by the text before a colon at a line start.
 fn label_word(head: &str) -> Option<Label> {
     let head: String = head
         .chars()
         .filter(|c| *c != '*')
-        .map(|c| {
+        .flat_map(|c| {
             if c == '_' {
-                ' '
+                ' '.to_lowercase()
             } else {
-                c.to_ascii_lowercase()
+                c.to_lowercase()
             }
         })
         .collect();
@@ -167,7 +242,12 @@ fn label_word(head: &str) -> Option<Label> {
         | ["tool", "input"] => Some(Label::ActionInput),
         ["observation"] | ["observations"] => Some(Label::Observation),
         ["final", "answer"] | ["finalanswer"] | ["answer"] => Some(Label::FinalAnswer),
-        _ => None,
+        _ => {
+            let head = words.join(" ");
+            TRANSLATED
+                .iter()
+                .find_map(|(word, label)| (*word == head).then_some(*label))
+        }
     }
 }
 
@@ -341,7 +421,12 @@ mod tests {
             Some(Label::Observation)
         );
         assert_eq!(line_label("Observations show"), None);
-        assert_eq!(line_label("观察: 你好"), None);
+        // Translated labels count at a line start.
+        assert_eq!(
+            line_label("观察: 你好").map(|l| l.0),
+            Some(Label::Observation)
+        );
+        assert_eq!(line_label("观察到的: 你好"), None);
     }
 
     #[test]
@@ -364,6 +449,11 @@ mod tests {
     #[test]
     fn multi_byte_text_near_labels_is_safe() {
         let text = "思考：我需要搜索这个问题的答案，然后再决定。Action：search Action Input：{\"q\": \"é\"}";
+        let kinds: Vec<Label> = labels(text, Mode::Value).iter().map(|f| f.0).collect();
+        // `思考` opens the line: the translated `Thought`.
+        assert_eq!(kinds, [Label::Thought, Label::Action, Label::ActionInput]);
+        let text =
+            "我需要搜索这个问题的答案，然后再决定。Action：search Action Input：{\"q\": \"é\"}";
         let kinds: Vec<Label> = labels(text, Mode::Value).iter().map(|f| f.0).collect();
         assert_eq!(kinds, [Label::Action, Label::ActionInput]);
     }

@@ -278,6 +278,37 @@ fn full_width_colons_and_non_english_text() {
 }
 
 #[test]
+fn labels_translated_into_the_question_s_language() {
+    // A model that writes in the question's language often translates the
+    // labels too.
+    for (text, answer) in [
+        ("思考：我知道答案。\n最终答案：约21196公里", "约21196公里"),
+        ("最終回答：約1400万人", "約1400万人"),
+        ("Pensée : c'est fait.\nRéponse finale : 126", "126"),
+        ("Gedanke: fertig\nEndgültige Antwort: 8443", "8443"),
+        ("Respuesta final: 5170", "5170"),
+        ("Risposta finale: 3,8 milioni", "3,8 milioni"),
+        ("Итоговый ответ: 84 миллиона", "84 миллиона"),
+        ("최종 답변: 1400만 명", "1400만 명"),
+    ] {
+        assert_eq!(j(text), final_answer(answer), "{text}");
+    }
+    assert_eq!(
+        j("Pensée : je cherche\nAction : search\nEntrée de l'action : {\"query\": \"Berlin\"}"),
+        action("search", json!({"query": "Berlin"}))
+    );
+    assert_eq!(
+        j("思考：需要搜索\n行动：search\n行动输入：{\"query\": \"长城\"}\n观察：……"),
+        action("search", json!({"query": "长城"}))
+    );
+    // Only at a line start: in prose, a translated word is prose.
+    assert_eq!(
+        j("Final Answer: la respuesta: 42"),
+        final_answer("la respuesta: 42")
+    );
+}
+
+#[test]
 fn tool_call_style_blobs_are_actions() {
     assert_eq!(
         j(
