@@ -20,6 +20,13 @@ proptest! {
     }
 
     #[test]
+    fn written_arithmetic_soup_never_panics(
+        input in "([0-9.,]{1,6}|km|h|x|of|%|√|\\$|€|M|k|bn|million|万|[-+*/()] ){0,40}"
+    ) {
+        let _ = evaluate(&input);
+    }
+
+    #[test]
     fn integer_arithmetic_is_exact(a in -1_000_000_000i64..1_000_000_000, b in -1_000_000_000i64..1_000_000_000) {
         prop_assert_eq!(evaluate(&format!("{a} + {b}")).unwrap(), Number::Int(i128::from(a) + i128::from(b)));
         prop_assert_eq!(evaluate(&format!("{a} - ({b})")).unwrap(), Number::Int(i128::from(a) - i128::from(b)));

@@ -14,6 +14,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::written;
 use crate::schema::{schema_for, without_property_descriptions};
 
 /// Longest expression accepted, in characters.
@@ -138,8 +139,9 @@ fn format_float(x: f64) -> String {
     }
 }
 
+/// One token of an expression.
 #[derive(Debug, Clone, PartialEq)]
-enum Token {
+pub(super) enum Token {
     Num(Number),
     Ident(String),
     Plus,
@@ -483,15 +485,25 @@ impl Parser {
     }
 }
 
-/// Evaluates `input`.
+/// Evaluates `input`, read as people write arithmetic: units after a
+/// number dropped, scale words (`million`) and suffixes (`k`, `M`),
+/// unambiguous percentages, `x` for times, currency signs, `√`.
 pub fn evaluate(input: &str) -> Result<Number, CalcError> {
+    evaluate_as_written(input).map(|(value, _)| value)
+}
+
+/// Evaluates `input`, and returns with its value the plain expression it
+/// was read as when that differs from what was written.
+pub fn evaluate_as_written(input: &str) -> Result<(Number, Option<String>), CalcError> {
     let length = input.chars().count();
     if length > MAX_EXPRESSION_CHARS {
         return Err(CalcError::Limit(format!(
             "the expression is too long ({length} characters; max {MAX_EXPRESSION_CHARS})"
         )));
     }
-    let tokens = tokenize(input)?;
+    let spelt = written::spell_out(input);
+    let (tokens, rewritten) = written::plain(tokenize(&spelt)?)?;
+    let read_as = (rewritten || spelt != input).then(|| written::render(&tokens));
     if tokens.is_empty() {
         return Err(CalcError::Syntax("the expression is empty".into()));
     }
@@ -514,7 +526,7 @@ pub fn evaluate(input: &str) -> Result<Number, CalcError> {
             describe(extra)
         )));
     }
-    Ok(value)
+    Ok((value, read_as))
 }
 
 fn int_or_float(
@@ -654,6 +666,13 @@ fn constant(name: &str) -> Result<Number, CalcError> {
             name.chars().take(32).collect::<String>()
         ))),
     }
+}
+
+/// Whether `name` (lower case) is a function or a constant.
+pub(super) fn is_known_name(name: &str) -> bool {
+    FUNCTIONS.split(", ").any(|f| f == name)
+        || LIST_FUNCTIONS.contains(&name)
+        || ["pi", "e", "tau"].contains(&name)
 }
 
 /// Extensions of the files whose numbers a task may ask to compute with.
@@ -872,8 +891,8 @@ impl Tool for Calculator {
     async fn call(&self, args: Value) -> Result<ToolOutput, ToolError> {
         let args: CalculatorArgs =
             serde_json::from_value(args).map_err(|e| ToolError::invalid_args(e.to_string()))?;
-        match evaluate(&args.expression) {
-            Ok(value) => {
+        match evaluate_as_written(&args.expression) {
+            Ok((value, read_as)) => {
                 let readings: Vec<String> = [in_words(value), to_cents(value)]
                     .into_iter()
                     .flatten()
@@ -883,6 +902,9 @@ impl Tool for Calculator {
                 } else {
                     format!("{value} ({})", readings.join("; "))
                 };
+                if let Some(read_as) = read_as {
+                    out.push_str(&format!("\n(Read as: {read_as})"));
+                }
                 if let Some(note) = mean_precedence_note(&args.expression) {
                     out.push_str(&note);
                 }
@@ -906,9 +928,7 @@ impl Tool for Calculator {
 fn names_a_non_number(expression: &str) -> bool {
     let known = |w: &str| {
         let w = w.to_lowercase();
-        let w = w.strip_prefix("math.").unwrap_or(&w).to_string();
-        FUNCTIONS.split(", ").any(|f| f == w)
-            || ["pi", "e", "tau", "avg", "average"].contains(&w.as_str())
+        is_known_name(w.strip_prefix("math.").unwrap_or(&w))
     };
     expression
         .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
@@ -1104,7 +1124,7 @@ mod tests {
         assert!(eval("config.port + 1").contains("unknown name `config.port`"));
         assert!(eval("sum(latency_ms)").contains("copy the numbers themselves"));
         assert!(eval("sqrt(50) round(2)").contains("round(<expression>, <digits>)"));
-        assert!(eval("2 $ 3").contains("unexpected character `$`"));
+        assert!(eval("2 @ 3").contains("unexpected character `@`"));
         assert!(eval("").contains("empty"));
         assert!(eval("1.2.3").contains("not a number"));
     }

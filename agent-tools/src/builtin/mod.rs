@@ -8,13 +8,14 @@ mod nearby;
 mod root;
 mod search;
 mod words;
+mod written;
 
 use std::path::Path;
 use std::sync::Arc;
 
 pub use calculator::{
     CalcError, Calculator, CalculatorArgs, MAX_DEPTH, MAX_EXPONENT, MAX_EXPRESSION_CHARS,
-    MAX_MAGNITUDE, Number, evaluate, in_words, to_cents,
+    MAX_MAGNITUDE, Number, evaluate, evaluate_as_written, in_words, to_cents,
 };
 pub use files::{
     EditFileArgs, FileTools, GrepArgs, MAX_FILE_BYTES, MAX_GREP_MATCHES, MAX_LISTED_FILES,

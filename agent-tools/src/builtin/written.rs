@@ -1,0 +1,414 @@
+//! Arithmetic as people (and small models) write it, read by the
+//! calculator: the expression is rewritten into plain arithmetic before it
+//! is parsed, and the result says how it was read.
+//!
+//! - **Units** after a number (`<n> km / <n> hours`, `<n> m`, `<n> km/s`)
+//!   are dropped: the numbers are what is computed on.
+//! - **Scale words** after a number (`<n> million`, `thousand`, `billion`,
+//!   `trillion`, and `<n>k`, `<n>M`, `<n>B`, `<n>bn` written without a
+//!   space) multiply it.
+//! - **Percentages**: `<n>%` is `<n> / 100` where that is the only
+//!   reading: before `of` (`<n>% of <m>`), `*`, `/`, `)`, `,` or the end,
+//!   and not right after `+` or `-`. `<m> - <n>%` is refused as ambiguous
+//!   (a calculator reads `<m> - <n>/100`, a person `<m>` less `<n>`
+//!   percent), with the two ways to write it. `%` between two numbers stays
+//!   the remainder.
+//! - **`x` for times** between two numbers, **currency signs** (`$ € £ ¥`)
+//!   dropped, and **`√<n>`** for `sqrt(<n>)`.
+//!
+//! A name that does not follow a number (`mean(latency)`) is still an
+//! unknown name: it stands for numbers the model has not looked up.
+
+use super::calculator::{CalcError, Number, Token, is_known_name};
+
+/// Scale words (lower case) and what they multiply by: English, the
+/// Romance and Germanic forms of million and milliard, Russian, and the
+/// Chinese and Japanese characters. (`billion` is read the English way.)
+const SCALES: [(&str, i128); 37] = [
+    ("thousand", 1_000),
+    ("thousands", 1_000),
+    ("million", 1_000_000),
+    ("millions", 1_000_000),
+    ("billion", 1_000_000_000),
+    ("billions", 1_000_000_000),
+    ("trillion", 1_000_000_000_000),
+    ("trillions", 1_000_000_000_000),
+    ("quadrillion", 1_000_000_000_000_000),
+    ("tausend", 1_000),
+    ("mille", 1_000),
+    ("mil", 1_000),
+    ("millionen", 1_000_000),
+    ("millones", 1_000_000),
+    ("millón", 1_000_000),
+    ("milione", 1_000_000),
+    ("milioni", 1_000_000),
+    ("milhão", 1_000_000),
+    ("milhões", 1_000_000),
+    ("milliard", 1_000_000_000),
+    ("milliards", 1_000_000_000),
+    ("milliarde", 1_000_000_000),
+    ("milliarden", 1_000_000_000),
+    ("miliardo", 1_000_000_000),
+    ("miliardi", 1_000_000_000),
+    ("тысяч", 1_000),
+    ("тыс", 1_000),
+    ("миллион", 1_000_000),
+    ("миллиона", 1_000_000),
+    ("миллионов", 1_000_000),
+    ("млн", 1_000_000),
+    ("млрд", 1_000_000_000),
+    ("千", 1_000),
+    ("万", 10_000),
+    ("萬", 10_000),
+    ("亿", 100_000_000),
+    ("億", 100_000_000),
+];
+
+/// Whether an unknown word may be a scale the table lacks (`billón`, a
+/// Russian case ending): such a word is not dropped as a unit, so the
+/// expression is refused rather than computed a scale too small.
+fn scale_like(name: &str) -> bool {
+    ["illi", "illo", "illó", "ilh", "iliar", "илли", "тыс", "兆"]
+        .iter()
+        .any(|part| name.contains(part))
+}
+
+/// Scale suffixes written right after a number, case-sensitive (`m`
+/// alone is metres), and the word each stands for.
+const SUFFIXES: [(&str, &str); 5] = [
+    ("bn", "billion"),
+    ("k", "thousand"),
+    ("K", "thousand"),
+    ("M", "million"),
+    ("B", "billion"),
+];
+
+/// The characters of `input` as the tokenizer should see them: currency
+/// signs dropped, `√` spelt `sqrt` (with parentheses around a number that
+/// follows it), and scale suffixes glued to a number spelt as words.
+pub(super) fn spell_out(input: &str) -> String {
+    let chars: Vec<char> = input.chars().collect();
+    let mut out = String::with_capacity(input.len() + 8);
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '$' | '€' | '£' | '¥' => {}
+            '√' => {
+                let mut j = i + 1;
+                while chars.get(j).is_some_and(|c| c.is_whitespace()) {
+                    j += 1;
+                }
+                let end = number_end(&chars, j);
+                if end > j {
+                    out.push_str("sqrt(");
+                    out.extend(&chars[j..end]);
+                    out.push(')');
+                    i = end;
+                    continue;
+                }
+                out.push_str("sqrt");
+            }
+            _ => {
+                out.push(c);
+                let glued = c.is_ascii_digit()
+                    && !chars
+                        .get(i + 1)
+                        .is_some_and(|n| n.is_ascii_digit() || *n == '.');
+                if glued && let Some((len, word)) = suffix_at(&chars, i + 1) {
+                    out.push(' ');
+                    out.push_str(word);
+                    i += 1 + len;
+                    continue;
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The end of a plain number starting at `start` (digits, `.`, `,`).
+fn number_end(chars: &[char], start: usize) -> usize {
+    let mut end = start;
+    while chars
+        .get(end)
+        .is_some_and(|c| c.is_ascii_digit() || *c == '.' || *c == ',')
+    {
+        end += 1;
+    }
+    // A trailing separator belongs to what follows.
+    while end > start && matches!(chars[end - 1], '.' | ',') {
+        end -= 1;
+    }
+    end
+}
+
+/// A scale suffix at `at` that ends a word: its length and word.
+fn suffix_at(chars: &[char], at: usize) -> Option<(usize, &'static str)> {
+    SUFFIXES.iter().find_map(|(suffix, word)| {
+        let len = suffix.chars().count();
+        let matches = suffix
+            .chars()
+            .enumerate()
+            .all(|(k, s)| chars.get(at + k) == Some(&s));
+        let ends = !chars
+            .get(at + len)
+            .is_some_and(|c| c.is_alphanumeric() || *c == '_');
+        (matches && ends).then_some((len, *word))
+    })
+}
+
+fn is_operand_end(token: Option<&Token>) -> bool {
+    matches!(token, Some(Token::Num(_) | Token::RParen))
+}
+
+fn is_operand_start(token: Option<&Token>) -> bool {
+    matches!(token, Some(Token::Num(_) | Token::LParen))
+}
+
+fn scale_of(name: &str) -> Option<i128> {
+    SCALES
+        .iter()
+        .find_map(|(word, scale)| (*word == name).then_some(*scale))
+}
+
+/// Whether `name` (not followed by `(`) is a unit: a word the calculator
+/// does not know, after a number.
+fn is_unit(name: &str, next: Option<&Token>) -> bool {
+    next != Some(&Token::LParen)
+        && !is_known_name(name)
+        && scale_of(name).is_none()
+        && !scale_like(name)
+}
+
+/// `tokens` read as plain arithmetic, and whether anything was rewritten.
+pub(super) fn plain(tokens: Vec<Token>) -> Result<(Vec<Token>, bool), CalcError> {
+    let mut out: Vec<Token> = Vec::with_capacity(tokens.len() + 4);
+    let mut changed = false;
+    let mut i = 0;
+    while i < tokens.len() {
+        let next = tokens.get(i + 1);
+        match &tokens[i] {
+            Token::Ident(name) if is_operand_end(out.last()) => {
+                if let Some(scale) = scale_of(name) {
+                    // `<n> million`: `(<n> * 1000000)`.
+                    wrap_last(&mut out, Token::Star, Number::Int(scale));
+                    changed = true;
+                } else if name == "x" && is_operand_start(next) {
+                    out.push(Token::Star);
+                    changed = true;
+                } else if is_unit(name, next) {
+                    changed = true;
+                    // A unit per another: `km/s`, `km/h`.
+                    if next == Some(&Token::Slash)
+                        && let Some(Token::Ident(per)) = tokens.get(i + 2)
+                        && is_unit(per, tokens.get(i + 3))
+                    {
+                        i += 2;
+                    }
+                } else {
+                    out.push(tokens[i].clone());
+                }
+            }
+            Token::Percent
+                if next.is_none()
+                    && out.len() >= 2
+                    && out[out.len() - 1] == Token::Num(Number::Int(100))
+                    && out[out.len() - 2] == Token::Star =>
+            {
+                // `… * 100%`: a share written as a percentage; the `%`
+                // only says so.
+                changed = true;
+            }
+            Token::Percent if matches!(out.last(), Some(Token::Num(_))) => {
+                let of = matches!(next, Some(Token::Ident(w)) if w == "of");
+                let ends_operand = of
+                    || matches!(
+                        next,
+                        None | Some(Token::RParen | Token::Comma | Token::Star | Token::Slash)
+                    );
+                if !ends_operand {
+                    // `<a> % <b>`: the remainder.
+                    out.push(Token::Percent);
+                } else if after_sum_of_more_than_one(&out) {
+                    return Err(CalcError::Syntax(
+                        "`<a> + <b>%` and `<a> - <b>%` are ambiguous: for <b> percent of <a> write <a> * <b> / 100; for <a> increased or decreased by <b> percent write <a> * (1 + <b> / 100) or <a> * (1 - <b> / 100)".into(),
+                    ));
+                } else {
+                    wrap_last(&mut out, Token::Slash, Number::Int(100));
+                    if of {
+                        out.push(Token::Star);
+                        i += 1;
+                    }
+                    changed = true;
+                }
+            }
+            token => out.push(token.clone()),
+        }
+        i += 1;
+    }
+    Ok((out, changed))
+}
+
+/// Whether the number ending `out` is added to or taken from something
+/// other than a lone `1`: then `<n>%` reads two ways. (`1 + <n>%`, a
+/// growth factor, reads one way: <n> percent of 1 is <n> / 100.)
+fn after_sum_of_more_than_one(out: &[Token]) -> bool {
+    let Some(k) = out.len().checked_sub(2) else {
+        return false;
+    };
+    if !matches!(out[k], Token::Plus | Token::Minus) || k == 0 {
+        return false;
+    }
+    let lone_one = out[k - 1] == Token::Num(Number::Int(1))
+        && (k == 1 || matches!(out[k - 2], Token::LParen | Token::Plus | Token::Minus));
+    !lone_one
+}
+
+/// Replaces the last operand `<v>` of `out` with `(<v> <op> <by>)`.
+fn wrap_last(out: &mut Vec<Token>, op: Token, by: Number) {
+    let start = match out.last() {
+        Some(Token::RParen) => {
+            let mut depth = 0usize;
+            let mut k = out.len();
+            while k > 0 {
+                k -= 1;
+                match out[k] {
+                    Token::RParen => depth += 1,
+                    Token::LParen => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            // A function call's name belongs to the operand.
+            if k > 0 && matches!(out[k - 1], Token::Ident(_)) {
+                k - 1
+            } else {
+                k
+            }
+        }
+        _ => out.len().saturating_sub(1),
+    };
+    out.insert(start, Token::LParen);
+    out.push(op);
+    out.push(Token::Num(by));
+    out.push(Token::RParen);
+}
+
+/// `tokens` written back as an expression.
+pub(super) fn render(tokens: &[Token]) -> String {
+    let mut out = String::new();
+    for (i, token) in tokens.iter().enumerate() {
+        let text = match token {
+            Token::Num(n) => n.to_string(),
+            Token::Ident(name) => name.clone(),
+            Token::Plus => " + ".into(),
+            Token::Minus => {
+                // A sign sticks to its operand.
+                let binary = i > 0 && is_operand_end(tokens.get(i - 1));
+                if binary { " - ".into() } else { "-".into() }
+            }
+            Token::Star => " * ".into(),
+            Token::Slash => " / ".into(),
+            Token::SlashSlash => " // ".into(),
+            Token::Percent => " % ".into(),
+            Token::Pow => " ** ".into(),
+            Token::LParen => "(".into(),
+            Token::RParen => ")".into(),
+            Token::Comma => ", ".into(),
+        };
+        out.push_str(&text);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::calculator::evaluate_as_written;
+
+    /// The value and the plain expression it was read as.
+    fn read(input: &str) -> (String, Option<String>) {
+        let (value, read_as) = evaluate_as_written(input).unwrap();
+        (value.to_string(), read_as)
+    }
+
+    fn value(input: &str) -> String {
+        read(input).0
+    }
+
+    fn error(input: &str) -> String {
+        evaluate_as_written(input).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn units_after_numbers_are_dropped() {
+        assert_eq!(
+            read("385 km / 3.5 hours"),
+            ("110".into(), Some("385 / 3.5".into()))
+        );
+        assert_eq!(value("384400 km / 299792.458 km/s"), "1.28222038194");
+        assert_eq!(value("8849 m / 330 m"), "26.8151515152");
+        assert_eq!(value("384400 公里 / 2"), "192200");
+        assert_eq!(value("round(385 km / 3.5 h, 2)"), "110");
+        // Plain arithmetic is read as it is.
+        assert_eq!(read("(125 - 47) * 6"), ("468".into(), None));
+        // A name that does not follow a number stands for one not looked up.
+        assert!(error("mean(latency)").contains("unknown name `latency`"));
+        assert!(error("replicas * 3").contains("unknown name `replicas`"));
+        // A known name after a number is not a unit.
+        assert!(error("2 pi").contains("after a complete expression"));
+    }
+
+    #[test]
+    fn scale_words_and_suffixes_multiply() {
+        assert_eq!(value("3.8 million + 2.1 million"), "5900000");
+        assert_eq!(value("3.8M + 2.1M"), "5900000");
+        assert_eq!(value("2B / 4"), "500000000");
+        assert_eq!(value("12k * 2"), "24000");
+        assert_eq!(value("2.1 Millionen"), "2100000");
+        assert_eq!(value("1400万 * 2"), "28000000");
+        assert_eq!(value("84 млн - 68 млн"), "16000000");
+        // A lower-case `m` glued to a number is metres, not millions.
+        assert_eq!(value("330m * 25"), "8250");
+        // A scale the table lacks is refused, never dropped as a unit.
+        assert!(error("3 billón").contains("billón"));
+        assert!(error("5 миллиардов").contains("миллиардов"));
+    }
+
+    #[test]
+    fn percentages_are_read_where_they_read_one_way() {
+        assert_eq!(
+            read("15% of 840"),
+            ("126".into(), Some("(15 / 100) * 840".into()))
+        );
+        assert_eq!(value("18% * 2450"), "441");
+        assert_eq!(value("2450 * 18%"), "441");
+        assert_eq!(value("(16932-13600)/13600*100%"), "24.5");
+        assert_eq!(value("5000 * (1 + 4%)**6"), "6326.59509248");
+        assert_eq!(value("1 - 4%"), "0.96");
+        // The remainder stays the remainder.
+        assert_eq!(value("17 % 5"), "2");
+        // Two readings: refused, with both ways to write it.
+        let ambiguous = error("100 - 20%");
+        assert!(ambiguous.contains("ambiguous"), "{ambiguous}");
+        assert!(ambiguous.contains("<a> * (1 - <b> / 100)"), "{ambiguous}");
+        assert!(error("2 * 1 + 4%").contains("ambiguous"));
+    }
+
+    #[test]
+    fn times_currency_and_roots() {
+        assert_eq!(value("2450 x 0.18"), "441");
+        assert_eq!(value("$4.75 * 3 + $1.30 * 2"), "16.85");
+        assert_eq!(value("€12 + £3 + ¥5"), "20");
+        assert_eq!(read("√50").1.as_deref(), Some("sqrt(50)"));
+        assert_eq!(value("√(49)"), "7");
+        assert_eq!(value("3 × 4"), "12");
+        // `x` as a name is still one.
+        assert!(error("x + 1").contains("unknown name `x`"));
+    }
+}
