@@ -73,7 +73,8 @@ pub struct Opening {
 pub struct RequestParts<'a> {
     /// The conversation to send (already windowed).
     pub messages: &'a Arc<Vec<Message>>,
-    /// The run's tools.
+    /// The tools this request offers: the run's tools, less one set
+    /// aside for this turn ([`Budget::set_aside_failing_tool`](crate::Budget)).
     pub tools: &'a Arc<[ToolSpec]>,
     /// This turn may only answer: no tool calls (a forced answer turn),
     /// except to the tools in `answer_tools`.
