@@ -3,8 +3,10 @@
 //! `--no-answer-turn` stops on a repeated call without asking for the
 //! answer, `--no-answer-on-repeat` runs the repeat and `--loop-threshold`
 //! says when repeats are a loop, and `--no-ground-numbers` runs a
-//! calculator call with made-up numbers; without them, the run asks once
-//! for another call, once for the answer, and once for grounded numbers.
+//! calculator call with made-up numbers, and `--no-set-aside-failing-tool`
+//! keeps offering a tool whose repeated call failed again; without them,
+//! the run asks once for another call, once for the answer, and once for
+//! grounded numbers, and sets that tool aside for a turn.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -22,6 +24,12 @@ const REPEATED: &str =
 /// Runs `agent run` with the text transport against `replies` and `flags`;
 /// the outcome and the number of requests the server saw.
 async fn run(replies: &[&str], flags: &[&str]) -> (Value, usize) {
+    let (outcome, requests) = run_seen(replies, flags).await;
+    (outcome, requests.len())
+}
+
+/// As [`run`], with the bodies of the requests the server saw.
+async fn run_seen(replies: &[&str], flags: &[&str]) -> (Value, Vec<Value>) {
     let server = CannedServer::start(replies.iter().map(|r| Canned::text(r)).collect())
         .await
         .unwrap();
@@ -40,7 +48,35 @@ async fn run(replies: &[&str], flags: &[&str]) -> (Value, usize) {
     let out = output(command).await;
     let outcome: Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
-    (outcome, server.requests().len())
+    (outcome, server.requests())
+}
+
+#[tokio::test]
+async fn a_tool_whose_repeat_failed_again_is_set_aside_unless_turned_off() {
+    let replies = [
+        FAILING,
+        FAILING,
+        "Thought: It fails.\nFinal Answer: It cannot be computed.",
+        "Thought: It fails.\nFinal Answer: It cannot be computed.",
+    ];
+    let last_told = |requests: &[Value]| {
+        requests[2]["messages"]
+            .as_array()
+            .and_then(|m| m.last())
+            .map(|m| m["content"].to_string())
+            .unwrap_or_default()
+    };
+    let (outcome, requests) = run_seen(&replies, &[]).await;
+    assert_eq!(outcome["answer"], "It cannot be computed.");
+    let told = last_told(&requests);
+    assert!(
+        told.contains("`calculator` is set aside: call search instead"),
+        "{told}"
+    );
+    let (_, requests) = run_seen(&replies, &["--no-set-aside-failing-tool"]).await;
+    let told = last_told(&requests);
+    assert!(!told.contains("set aside"), "{told}");
+    assert!(told.contains("Make a different call"), "{told}");
 }
 
 #[tokio::test]
