@@ -1,6 +1,7 @@
 //! The text transport through the real `Agent` with the built-in tools:
 //! a multi-step run with recovery (transcript snapshot), streaming that
-//! stops at the completed action, the prompt snapshots and the answer-turn messages.
+//! stops at the completed action, the prompt snapshots, the answer-turn
+//! messages, and a tool set aside for a turn left out of the grammar.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -233,5 +234,39 @@ async fn an_answer_turn_sum_done_in_the_head_may_call_the_calculator_only() {
             "Observation: Error: the answer has 2,950,000 which is in no tool result."
         ) && offer.contains("`Action:` (one of: calculator)"),
         "{offer}"
+    );
+}
+
+#[tokio::test]
+async fn a_tool_set_aside_is_left_out_of_the_grammar_for_one_turn() {
+    let failing = "Thought: divide\nAction: calculator\nAction Input: {\"expression\": \"1 / 0\"}";
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(failing)
+            .text(failing)
+            .text("Thought: look it up\nAction: search\nAction Input: {\"query\": \"Paris\"}")
+            .text("Thought: done\nFinal Answer: about 2.1 million"),
+    );
+    let agent = Agent::builder()
+        .model(Arc::clone(&model))
+        .transport(TextTransport::new())
+        .toolbox(tools())
+        .build()
+        .unwrap();
+    let outcome = agent.run("How many people live in Paris?").await;
+    assert_eq!(outcome.answer.as_deref(), Some("about 2.1 million"));
+    let requests = model.requests();
+    let grammar = |i: usize| requests[i].constraint.as_ref().unwrap().grammar.clone();
+    // After the failed repeat the grammar offers search only; the prompt
+    // (the cached prefix) is the same request after request.
+    assert!(grammar(1).contains("\"calculator\\nAction Input: \""));
+    assert!(!grammar(2).contains("calculator"), "{}", grammar(2));
+    assert!(grammar(2).contains("\"search\\nAction Input: \""));
+    assert!(grammar(3).contains("\"calculator\\nAction Input: \""));
+    assert_eq!(requests[2].messages[0], requests[0].messages[0]);
+    let told = &requests[2].messages.last().unwrap().content;
+    assert!(
+        told.contains("`calculator` is set aside: call search instead"),
+        "{told}"
     );
 }
