@@ -498,3 +498,45 @@ fn bad_configuration_is_a_typed_error() {
     assert!(OpenAiCompatible::new(ProviderConfig::new("ftp://x", "m")).is_err());
     assert!(OpenAiCompatible::new(ProviderConfig::new("http://x", " ")).is_err());
 }
+
+#[tokio::test]
+async fn a_tool_set_aside_is_not_listed_for_one_request() {
+    let failing = r#"{"expression": "1 / 0"}"#;
+    let server = CannedServer::start(vec![
+        Canned::tool_calls(&[("c1", "calculator", failing)]),
+        Canned::tool_calls(&[("c2", "calculator", failing)]),
+        Canned::tool_calls(&[("c3", "search", r#"{"query": "Paris"}"#)]),
+        Canned::text("About 2.1 million."),
+    ])
+    .await
+    .unwrap();
+    let agent = Agent::builder()
+        .model(provider(&server))
+        .transport(NativeTransport::new())
+        .toolbox(
+            builtin::registry(&["calculator", "search"], None, true)
+                .unwrap()
+                .allow_all(),
+        )
+        .build()
+        .unwrap();
+    let outcome = agent.run("How many people live in Paris?").await;
+    assert_eq!(outcome.answer.as_deref(), Some("About 2.1 million."));
+    let listed = |body: &serde_json::Value| -> Vec<String> {
+        body["tools"]
+            .as_array()
+            .map(|tools| {
+                tools
+                    .iter()
+                    .filter_map(|t| t["function"]["name"].as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let requests = server.requests();
+    assert!(listed(&requests[1]).contains(&"calculator".to_string()));
+    // After the failed repeat: the other tools only, then all again.
+    assert!(!listed(&requests[2]).contains(&"calculator".to_string()));
+    assert!(listed(&requests[2]).contains(&"search".to_string()));
+    assert!(listed(&requests[3]).contains(&"calculator".to_string()));
+}
