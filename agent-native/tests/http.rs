@@ -7,6 +7,7 @@
 
 use std::time::{Duration, Instant};
 
+use agent_core::agent::AgentBuilder;
 use agent_core::hook::FnHook;
 use agent_core::message::Role;
 use agent_core::{
@@ -34,15 +35,16 @@ fn agent(server: &CannedServer) -> Agent {
     agent_with(server, false)
 }
 
-fn agent_with(server: &CannedServer, streaming: bool) -> Agent {
+/// A native agent on `server` with the built-in tools of `groups`.
+fn native_agent(server: &CannedServer, groups: &[&str]) -> AgentBuilder {
     Agent::builder()
         .model(provider(server))
         .transport(NativeTransport::new())
-        .toolbox(
-            builtin::registry(&["calculator"], None, true)
-                .unwrap()
-                .allow_all(),
-        )
+        .toolbox(builtin::registry(groups, None, true).unwrap().allow_all())
+}
+
+fn agent_with(server: &CannedServer, streaming: bool) -> Agent {
+    native_agent(server, &["calculator"])
         .streaming(streaming)
         .budget(Budget {
             max_steps: 5,
@@ -426,14 +428,7 @@ async fn denied_calls_still_get_exactly_one_tool_answer() {
     ])
     .await
     .unwrap();
-    let agent = Agent::builder()
-        .model(provider(&server))
-        .transport(NativeTransport::new())
-        .toolbox(
-            builtin::registry(&["calculator"], None, true)
-                .unwrap()
-                .allow_all(),
-        )
+    let agent = native_agent(&server, &["calculator"])
         .hook(FnHook(|c: &agent_core::ToolCall| {
             if c.id == "no" {
                 HookAction::Deny("not today".into())
@@ -510,14 +505,7 @@ async fn a_tool_set_aside_is_not_listed_for_one_request() {
     ])
     .await
     .unwrap();
-    let agent = Agent::builder()
-        .model(provider(&server))
-        .transport(NativeTransport::new())
-        .toolbox(
-            builtin::registry(&["calculator", "search"], None, true)
-                .unwrap()
-                .allow_all(),
-        )
+    let agent = native_agent(&server, &["calculator", "search"])
         .build()
         .unwrap();
     let outcome = agent.run("How many people live in Paris?").await;

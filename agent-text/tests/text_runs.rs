@@ -20,6 +20,17 @@ fn tools() -> agent_tools::ToolSet {
         .allow_all()
 }
 
+/// A text-transport agent with the built-in tools, on a scripted model
+/// the test keeps to read its requests.
+fn scripted_agent(model: &Arc<ScriptedModel>) -> Agent {
+    Agent::builder()
+        .model(Arc::clone(model))
+        .transport(TextTransport::new())
+        .toolbox(tools())
+        .build()
+        .unwrap()
+}
+
 fn transcript_text(outcome: &agent_core::Outcome) -> String {
     outcome
         .transcript
@@ -204,12 +215,7 @@ async fn an_answer_turn_sum_done_in_the_head_may_call_the_calculator_only() {
             .text("Thought: halve it\nAction: calculator\nAction Input: {\"expression\": \"5900000 / 2\"}")
             .text("Thought: the result says it\nFinal Answer: 2,950,000"),
     );
-    let agent = Agent::builder()
-        .model(Arc::clone(&model))
-        .transport(TextTransport::new())
-        .toolbox(tools())
-        .build()
-        .unwrap();
+    let agent = scripted_agent(&model);
     let outcome = agent
         .run("Paris has 2,100,000 people and Berlin 3,800,000. What is their average?")
         .await;
@@ -247,12 +253,7 @@ async fn a_tool_set_aside_is_left_out_of_the_grammar_for_one_turn() {
             .text("Thought: look it up\nAction: search\nAction Input: {\"query\": \"Paris\"}")
             .text("Thought: done\nFinal Answer: about 2.1 million"),
     );
-    let agent = Agent::builder()
-        .model(Arc::clone(&model))
-        .transport(TextTransport::new())
-        .toolbox(tools())
-        .build()
-        .unwrap();
+    let agent = scripted_agent(&model);
     let outcome = agent.run("How many people live in Paris?").await;
     assert_eq!(outcome.answer.as_deref(), Some("about 2.1 million"));
     let requests = model.requests();

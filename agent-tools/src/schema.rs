@@ -170,6 +170,23 @@ fn drop_null(property: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn is_latin_text_agrees_with_the_pattern() {
+        let pattern = regex::Regex::new(LATIN_TEXT_PATTERN).unwrap();
+        for text in [
+            "Tour Eiffel café",
+            "naïve “quoted” text",
+            "Łódź",
+            "长城",
+            "東京の人口",
+            "Берлин",
+            "tab\there",
+            "",
+        ] {
+            assert_eq!(is_latin_text(text), pattern.is_match(text), "{text:?}");
+        }
+    }
     use serde::Deserialize;
     use serde_json::json;
 

@@ -238,14 +238,7 @@ impl Search {
     /// common words and the query names no entry by another name: then
     /// nothing is found, and these words say why.
     pub fn unknown_words(&self, query: &str) -> Vec<String> {
-        if self.named_otherwise(query).iter().any(|&named| named) {
-            return Vec::new();
-        }
-        let weighed = self.weighed_terms(query);
-        self.unknown_in(&weighed)
-            .into_iter()
-            .map(str::to_string)
-            .collect()
+        self.lookup(query).err().unwrap_or_default()
     }
 
     /// Per document, whether `query` holds one of its other names.
@@ -273,11 +266,20 @@ impl Search {
 
     /// The ranked documents for `query`, best first.
     pub fn query(&self, query: &str) -> Vec<&Document> {
+        self.lookup(query).unwrap_or_default()
+    }
+
+    /// The ranked documents for `query`, or, when it finds nothing
+    /// because of words no document holds, those words.
+    fn lookup(&self, query: &str) -> Result<Vec<&Document>, Vec<String>> {
         let weighed = self.weighed_terms(query);
         let named_otherwise = self.named_otherwise(query);
         let by_other_names = named_otherwise.iter().filter(|&&named| named).count();
-        if by_other_names == 0 && !self.unknown_in(&weighed).is_empty() {
-            return Vec::new();
+        if by_other_names == 0 {
+            let unknown = self.unknown_in(&weighed);
+            if !unknown.is_empty() {
+                return Err(unknown.into_iter().map(str::to_string).collect());
+            }
         }
         let n = self.docs.len() as f64;
         // A name counts as a title word held by the entries it names.
@@ -326,7 +328,7 @@ impl Search {
             }
         }
         picked.sort_by_key(|i| scored.iter().position(|(_, j)| j == i));
-        picked.into_iter().map(|i| &self.docs[i].doc).collect()
+        Ok(picked.into_iter().map(|i| &self.docs[i].doc).collect())
     }
 
     /// What to add when a query finds nothing: the language to search in,
@@ -395,19 +397,20 @@ impl Tool for Search {
         if args.query.trim().is_empty() {
             return Err(ToolError::invalid_args("the query is empty"));
         }
-        let unknown = self.unknown_words(&args.query);
-        if !unknown.is_empty() {
-            let words = unknown
-                .iter()
-                .map(|w| format!("\"{}\"", w.chars().take(40).collect::<String>()))
-                .collect::<Vec<_>>()
-                .join(", ");
-            return Ok(ToolOutput::no_results(format!(
-                "No results: no entry mentions {words}.{} Try another name for it; if that finds nothing either, the encyclopedia does not cover it.",
-                self.language_hint(&args.query)
-            )));
-        }
-        let hits = self.query(&args.query);
+        let hits = match self.lookup(&args.query) {
+            Ok(hits) => hits,
+            Err(unknown) => {
+                let words = unknown
+                    .iter()
+                    .map(|w| format!("\"{}\"", w.chars().take(40).collect::<String>()))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                return Ok(ToolOutput::no_results(format!(
+                    "No results: no entry mentions {words}.{} Try another name for it; if that finds nothing either, the encyclopedia does not cover it.",
+                    self.language_hint(&args.query)
+                )));
+            }
+        };
         if hits.is_empty() {
             return Ok(ToolOutput::no_results(format!(
                 "No results for {:?}.{} Try one or two other key words; if they find nothing either, the encyclopedia does not cover it.",
