@@ -17,16 +17,10 @@ impl Run {
     /// next turn when the run has other tools, and returns the note for
     /// the observation that says which ones can be called.
     pub(super) fn set_aside_after_failed_repeat(&mut self, tool: &str) -> Option<String> {
-        let state = &mut self.state;
-        if !state.budget.set_aside_failing_tool {
+        if !self.state.budget.set_aside_failing_tool {
             return None;
         }
-        let others: Vec<&str> = state
-            .tools
-            .iter()
-            .map(|t| t.name.as_str())
-            .filter(|name| *name != tool)
-            .collect();
+        let others = self.other_tools(tool);
         if others.is_empty() {
             return None;
         }
@@ -34,7 +28,7 @@ impl Run {
             "\n(Note: this exact call failed again. For the next turn, `{tool}` is set aside: call {} instead.)",
             either(&others)
         );
-        state.progress.set_aside = Some(tool.to_string());
+        self.state.progress.set_aside = Some(tool.to_string());
         Some(note)
     }
 
@@ -58,16 +52,19 @@ impl Run {
 
     /// Why a call to the set-aside tool `aside` is not run this round.
     pub(super) fn set_aside_reason(&self, aside: &str) -> String {
-        let others: Vec<&str> = self
-            .state
+        format!(
+            "`{aside}` is set aside for this turn, after the same call failed twice; call {} instead",
+            either(&self.other_tools(aside))
+        )
+    }
+
+    /// The names of the run's tools other than `tool`.
+    fn other_tools(&self, tool: &str) -> Vec<&str> {
+        self.state
             .tools
             .iter()
             .map(|t| t.name.as_str())
-            .filter(|name| *name != aside)
-            .collect();
-        format!(
-            "`{aside}` is set aside for this turn, after the same call failed twice; call {} instead",
-            either(&others)
-        )
+            .filter(|name| *name != tool)
+            .collect()
     }
 }
