@@ -199,6 +199,11 @@ pub(crate) struct BudgetArgs {
     /// exactly, instead of setting it aside for the next turn.
     #[arg(long)]
     pub(crate) no_set_aside_failing_tool: bool,
+    /// Take an answer whose numbers are copied from tool results as it is,
+    /// in a run whose calculator has computed nothing, instead of asking
+    /// once whether the question needs a calculation.
+    #[arg(long)]
+    pub(crate) no_check_copied_answer: bool,
     /// The same call (or the same result) this many times ends the work as
     /// a loop; at least 2.
     #[arg(long, default_value_t = Budget::default().loop_threshold)]
