@@ -204,6 +204,11 @@ pub(crate) struct BudgetArgs {
     /// once whether the question needs a calculation.
     #[arg(long)]
     pub(crate) no_check_copied_answer: bool,
+    /// The `frequency_penalty` every request carries once a reply of the
+    /// run ran away (it hit the token limit, or kept repeating itself);
+    /// from 0 to 2, and 0 turns it off.
+    #[arg(long, default_value_t = Budget::default().runaway_frequency_penalty.unwrap_or(0.0))]
+    pub(crate) runaway_penalty: f32,
     /// The same call (or the same result) this many times ends the work as
     /// a loop; at least 2.
     #[arg(long, default_value_t = Budget::default().loop_threshold)]

@@ -6,7 +6,9 @@
 //! calculator call with made-up numbers, and `--no-set-aside-failing-tool`
 //! keeps offering a tool whose repeated call failed again, and
 //! `--no-check-copied-answer` takes an answer copied from a lookup with
-//! nothing computed; without them, the run asks once for another call,
+//! nothing computed, and `--runaway-penalty` sets (0: turns off) the
+//! frequency penalty of every request after a reply that ran away;
+//! without them, the run asks once for another call,
 //! once for the answer, once for grounded numbers and once for the
 //! calculation, and sets that tool aside for a turn.
 
@@ -198,4 +200,63 @@ async fn a_copied_number_with_nothing_computed_is_asked_about_once_unless_turned
     assert_eq!(outcome["answer"], "About 2,100,000 people.");
     assert_eq!(outcome["stop_reason"]["kind"], "final_answer");
     assert_eq!(requests.len(), 2);
+}
+
+/// A native reply cut at the token limit inside its call's arguments.
+fn cut_at_the_limit() -> Canned {
+    Canned::json(serde_json::json!({
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": null, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "calculator", "arguments": "{\"expression\": \"1000000000"}}
+        ]}, "finish_reason": "length"}],
+        "usage": {"prompt_tokens": 30, "completion_tokens": 1024, "total_tokens": 1054}
+    }))
+}
+
+/// The `frequency_penalty` of each request of a native run whose first
+/// reply ran away, with `flags`.
+async fn penalties(flags: &[&str]) -> Vec<Value> {
+    let server = CannedServer::start(vec![
+        cut_at_the_limit(),
+        Canned::tool_calls(&[("c2", "calculator", r#"{"expression": "2 + 2"}"#)]),
+        Canned::text("4"),
+    ])
+    .await
+    .unwrap();
+    let mut command = agent();
+    command
+        .args(["run", "What is 2 + 2?", "--transport", "native", "--json"])
+        .args(["--base-url", server.url(), "--model", "test", "--no-stream"])
+        .args(flags);
+    let out = output(command).await;
+    let outcome: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(outcome["answer"], "4");
+    server
+        .requests()
+        .iter()
+        .map(|r| r["frequency_penalty"].clone())
+        .collect()
+}
+
+#[tokio::test]
+async fn requests_after_a_runaway_reply_carry_the_runaway_penalty() {
+    let penalty = |x: f64| Value::from(x);
+    assert_eq!(
+        penalties(&[]).await,
+        [Value::Null, penalty(0.5), penalty(0.5)]
+    );
+    assert_eq!(
+        penalties(&["--runaway-penalty", "1.5"]).await,
+        [Value::Null, penalty(1.5), penalty(1.5)]
+    );
+    assert_eq!(
+        penalties(&["--runaway-penalty", "0"]).await,
+        [Value::Null, Value::Null, Value::Null]
+    );
+    let mut command = agent();
+    command.args(["run", "a question", "--runaway-penalty", "3"]);
+    let out = output(command).await;
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("runaway_frequency_penalty"), "{stderr}");
 }

@@ -104,6 +104,7 @@ impl RequestParts<'_> {
             stop: Vec::new(),
             max_tokens: self.max_tokens,
             temperature: self.temperature,
+            frequency_penalty: None,
             constraint: None,
         }
     }
