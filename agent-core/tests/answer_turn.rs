@@ -9,12 +9,11 @@ mod common;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use agent_core::message::Role;
 use agent_core::run::{Run, RunConfig, Step};
 use agent_core::testing::{ScriptedModel, TestTransport};
 use agent_core::tool::Observation;
-use agent_core::{Agent, Budget, Completion, Outcome, StopReason, Toolbox};
-use common::{GroundedAdd, TestTools, call, tool_answers};
+use agent_core::{Agent, Budget, Completion, StopReason, Toolbox};
+use common::{GroundedAdd, TestTools, call, told, tool_answers};
 use serde_json::json;
 
 /// An agent with the grounded adder, and its model and tools to inspect.
@@ -29,17 +28,6 @@ fn agent(model: ScriptedModel, budget: Budget) -> (Agent, Arc<ScriptedModel>, Te
         .build()
         .unwrap();
     (agent, model, tools)
-}
-
-/// The user messages the run added after the task.
-fn told(outcome: &Outcome) -> Vec<String> {
-    outcome
-        .transcript
-        .iter()
-        .filter(|m| m.role == Role::User)
-        .skip(1)
-        .map(|m| m.content.clone())
-        .collect()
 }
 
 /// Adds 4127 and 300, repeats the call, and on the answer turn adds 300

@@ -7,24 +7,12 @@
 
 mod common;
 
-use agent_core::message::Role;
 use agent_core::testing::ScriptedModel;
 use agent_core::{Budget, Outcome, StopReason};
-use common::{agent, grounded_agent};
+use common::{agent, grounded_agent, told};
 use serde_json::json;
 
 const TASK: &str = "What is the combined population of Paris and Berlin?";
-
-/// The user messages the run added after the task.
-fn told(outcome: &Outcome) -> Vec<String> {
-    outcome
-        .transcript
-        .iter()
-        .filter(|m| m.role == Role::User)
-        .skip(1)
-        .map(|m| m.content.clone())
-        .collect()
-}
 
 fn copied_notes(outcome: &Outcome) -> usize {
     told(outcome)

@@ -172,3 +172,14 @@ pub(crate) fn tool_answers(outcome: &Outcome) -> Vec<(String, String)> {
         })
         .collect()
 }
+
+/// The user messages the run added after the task.
+pub(crate) fn told(outcome: &Outcome) -> Vec<String> {
+    outcome
+        .transcript
+        .iter()
+        .filter(|m| m.role == Role::User)
+        .skip(1)
+        .map(|m| m.content.clone())
+        .collect()
+}
