@@ -5,12 +5,10 @@
 //! says when repeats are a loop, and `--no-ground-numbers` runs a
 //! calculator call with made-up numbers, and `--no-set-aside-failing-tool`
 //! keeps offering a tool whose repeated call failed again, and
-//! `--no-check-copied-answer` takes an answer copied from a lookup with
-//! nothing computed, and `--runaway-penalty` sets (0: turns off) the
-//! frequency penalty of every request after a reply that ran away;
-//! without them, the run asks once for another call,
-//! once for the answer, once for grounded numbers and once for the
-//! calculation, and sets that tool aside for a turn.
+//! `--runaway-penalty` sets (0: turns off) the frequency penalty of every
+//! request after a reply that ran away; without them, the run asks once
+//! for another call, once for the answer, and once for grounded numbers,
+//! and sets that tool aside for a turn.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -173,33 +171,6 @@ async fn made_up_numbers_are_sent_back_once_unless_turned_off() {
             .to_string()
             .contains("not in the question")
     );
-}
-
-#[tokio::test]
-async fn a_copied_number_with_nothing_computed_is_asked_about_once_unless_turned_off() {
-    let answer = "Thought: The result says it.\nFinal Answer: About 2,100,000 people.";
-    let replies = [
-        "Thought: I look it up.\nAction: search\nAction Input: {\"query\": \"Paris\"}",
-        answer,
-        answer,
-    ];
-    let (outcome, requests) = run_seen(&replies, &[]).await;
-    assert_eq!(outcome["answer"], "About 2,100,000 people.");
-    assert_eq!(requests.len(), 3);
-    let told = requests[2]["messages"]
-        .as_array()
-        .and_then(|m| m.last())
-        .map(|m| m["content"].to_string())
-        .unwrap_or_default();
-    assert!(
-        told.contains("nothing has been computed yet")
-            && told.contains("compute it with calculator first"),
-        "{told}"
-    );
-    let (outcome, requests) = run_seen(&replies, &["--no-check-copied-answer"]).await;
-    assert_eq!(outcome["answer"], "About 2,100,000 people.");
-    assert_eq!(outcome["stop_reason"]["kind"], "final_answer");
-    assert_eq!(requests.len(), 2);
 }
 
 /// A native reply cut at the token limit inside its call's arguments.

@@ -209,9 +209,6 @@ fn copied_numbers_are_the_results_ones_not_the_task_s_nor_made_up_ones() {
     assert_eq!(g.copied_in("Yes, 2,750,000."), ["2,750,000"]);
     assert_eq!(g.copied_in("Yes, 2.75 million."), ["2.75 million"]);
     assert!(g.copied_in("Yes, more than 2,000,000.").is_empty());
-    assert!(
-        g.copied_in("Yes, 2,900,000.").is_empty(),
-        "made up, not copied"
-    );
+    assert!(g.copied_in("Yes, 2,900,000.").is_empty(), "made up, not copied");
     assert!(g.copied_in("Yes, it is bigger.").is_empty());
 }
