@@ -199,11 +199,6 @@ pub(crate) struct BudgetArgs {
     /// exactly, instead of setting it aside for the next turn.
     #[arg(long)]
     pub(crate) no_set_aside_failing_tool: bool,
-    /// Take an answer whose numbers are copied from tool results as it is,
-    /// in a run whose calculator has computed nothing, instead of asking
-    /// once whether the question needs a calculation.
-    #[arg(long)]
-    pub(crate) no_check_copied_answer: bool,
     /// The `frequency_penalty` every request carries once a reply of the
     /// run ran away (it hit the token limit, or kept repeating itself);
     /// from 0 to 2, and 0 turns it off.

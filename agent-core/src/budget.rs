@@ -151,17 +151,6 @@ pub struct Budget {
     /// their prefix cache, on servers that render tools into the prompt).
     /// A call to the set-aside tool in that turn is not run. Default on.
     pub set_aside_failing_tool: bool,
-    /// In a run with a computing tool (the calculator) that has not yet
-    /// given a result, a final answer with a number the task did not give
-    /// (copied from a tool result) is sent back once: the observation says
-    /// nothing was computed, asks for the calculation when the question
-    /// asks for a number worked out from the results (a total, a
-    /// difference, an average, a ratio, a percentage), and to give the
-    /// same answer again when a result already states it. On a forced
-    /// answer turn, the same answer gets the answer turn's compute round.
-    /// Small models answer "the combined population of three cities" with
-    /// the first city's. Needs `ground_numbers`. Default on.
-    pub check_copied_answer: bool,
     /// Once a reply of the run ran away (it ended at the token limit, or
     /// the loop cut a stream that kept repeating itself), every later
     /// request carries this `frequency_penalty` (see
@@ -191,7 +180,6 @@ impl Default for Budget {
             answer_turn: true,
             retry_after_failed_calls: true,
             set_aside_failing_tool: true,
-            check_copied_answer: true,
             runaway_frequency_penalty: Some(0.5),
             history_window: None,
         }

@@ -501,9 +501,6 @@ async fn a_tool_set_aside_is_not_listed_for_one_request() {
         Canned::tool_calls(&[("c1", "calculator", failing)]),
         Canned::tool_calls(&[("c2", "calculator", failing)]),
         Canned::tool_calls(&[("c3", "search", r#"{"query": "Paris"}"#)]),
-        // A number copied from a result with nothing computed is asked
-        // about once; said again, it stands.
-        Canned::text("About 2.1 million."),
         Canned::text("About 2.1 million."),
     ])
     .await

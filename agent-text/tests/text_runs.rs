@@ -251,10 +251,7 @@ async fn a_tool_set_aside_is_left_out_of_the_grammar_for_one_turn() {
             .text(failing)
             .text(failing)
             .text("Thought: look it up\nAction: search\nAction Input: {\"query\": \"Paris\"}")
-            .text("Thought: done\nFinal Answer: about 2.1 million")
-            // A number copied from a result with nothing computed is asked
-            // about once; said again, it stands.
-            .text("Thought: the result states it\nFinal Answer: about 2.1 million"),
+            .text("Thought: done\nFinal Answer: about 2.1 million"),
     );
     let agent = scripted_agent(&model);
     let outcome = agent.run("How many people live in Paris?").await;

@@ -137,9 +137,7 @@ impl Run {
 
     /// Why an answer-turn reply gets a compute round, if it does: its
     /// text claims arithmetic that does not hold (`512 + 768 + 2048 =
-    /// 4384`: the claim is named), its answer has numbers no tool gave, or
-    /// it copies numbers from the results while nothing was computed
-    /// ([`Budget::check_copied_answer`](crate::Budget)).
+    /// 4384`: the claim is named), or its answer has numbers no tool gave.
     fn uncomputed(&mut self, answer: &str, text: &str) -> Option<String> {
         if !self.can_compute() {
             return None;
@@ -149,12 +147,7 @@ impl Run {
             return Some(false_claim_reason(&claim, &names));
         }
         let missing = self.ungrounded_on_answer_turn(answer);
-        if !missing.is_empty() {
-            return Some(answer_compute_reason(&missing, &names));
-        }
-        let copied = self.copied_answer(answer)?;
-        self.state.progress.copied_answer_asked = true;
-        Some(copied)
+        (!missing.is_empty()).then(|| answer_compute_reason(&missing, &names))
     }
 
     /// Whether an answer with numbers no tool gave may get a compute

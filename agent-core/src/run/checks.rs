@@ -6,7 +6,7 @@
 use crate::transport::Decision;
 
 use super::Run;
-use super::reasons::{copied_answer_reason, false_claim_reason, ungrounded_answer_reason};
+use super::reasons::{false_claim_reason, ungrounded_answer_reason};
 
 impl Run {
     /// A final answer holding a number found nowhere in the conversation
@@ -32,42 +32,6 @@ impl Run {
                 before_results,
             ));
         }
-    }
-
-    /// A final answer with numbers copied from tool results (found there,
-    /// not given with the task), in a run whose computing tools have
-    /// computed nothing, is sent back once
-    /// ([`Budget::check_copied_answer`](crate::Budget)).
-    pub(super) fn check_copied_answer(&mut self, decision: &mut Decision) {
-        let Decision::Final(answer) = decision else {
-            return;
-        };
-        if let Some(reason) = self.copied_answer(answer) {
-            self.state.progress.copied_answer_asked = true;
-            *decision = Decision::Malformed(reason);
-        }
-    }
-
-    /// Why `answer` is sent back for numbers copied without computing, if
-    /// it is: the check is on, the run has computing tools that have given
-    /// no result, it was not asked before, and the answer has numbers
-    /// copied from the tool results.
-    pub(super) fn copied_answer(&self, answer: &str) -> Option<String> {
-        let state = &self.state;
-        if !state.budget.check_copied_answer
-            || !state.budget.ground_numbers
-            || state.grounded_tools.is_empty()
-            || state.progress.computed
-            || state.progress.copied_answer_asked
-        {
-            return None;
-        }
-        let names: Vec<String> = self.computing_tools().into_iter().map(|t| t.name).collect();
-        if names.is_empty() {
-            return None;
-        }
-        let copied = state.grounding.copied_in(answer);
-        (!copied.is_empty()).then(|| copied_answer_reason(&copied, &names))
     }
 
     /// A final answer whose text (its thought included) claims arithmetic

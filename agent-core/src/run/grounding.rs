@@ -54,11 +54,6 @@ pub(super) struct Grounding {
     /// Arithmetic claims (`expression = result`) already sent back once.
     #[serde(default)]
     claims_warned: BTreeSet<String>,
-    /// The significant digits of the numbers the run was given before any
-    /// tool ran (the system prompt, the task, an earlier chat), as
-    /// [`Self::mark_given`] found them.
-    #[serde(default)]
-    given: BTreeSet<String>,
 }
 
 impl Grounding {
@@ -94,31 +89,6 @@ impl Grounding {
         for message in messages {
             self.learn(&message.content);
         }
-    }
-
-    /// Marks every number learned so far as given to the run rather than
-    /// found by its tools: called once the opening, the history and the
-    /// task are learned.
-    pub(super) fn mark_given(&mut self) {
-        self.given = self.known.clone();
-    }
-
-    /// The numbers of `answer` taken from tool results: known to the run
-    /// (as [`Self::ungrounded_in`] reads them, rounded copies included)
-    /// but not given to it (see [`Self::mark_given`]). A number found
-    /// nowhere is not among them: it is made up, not copied.
-    pub(super) fn copied_in(&self, answer: &str) -> Vec<String> {
-        let made_up = self.ungrounded_by(answer, Rule::Strict);
-        let mut out: Vec<String> = Vec::new();
-        for (written, digits) in numbers_with_text(answer) {
-            if !self.given.contains(&digits)
-                && !made_up.contains(&written)
-                && !out.contains(&written)
-            {
-                out.push(written);
-            }
-        }
-        out
     }
 
     /// The numbers of `arguments` the conversation does not hold, as the

@@ -173,7 +173,6 @@ impl Run {
                 &interpretation.message.content,
             );
             self.check_ungrounded_answer(&mut interpretation.turn.decision);
-            self.check_copied_answer(&mut interpretation.turn.decision);
         }
         let turn = interpretation.turn;
         if let Some(limit) = answer_turn {

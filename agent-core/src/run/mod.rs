@@ -331,7 +331,6 @@ impl Run {
             state.grounding.learn_messages(opening);
             state.grounding.learn_history(history);
             state.grounding.learn_messages(task);
-            state.grounding.mark_given();
         }
         run
     }

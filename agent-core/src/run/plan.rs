@@ -251,11 +251,6 @@ impl Run {
                     if observation.error.is_none() && self.state.budget.ground_numbers {
                         self.state.grounding.learn(&observation.content);
                     }
-                    if observation.error.is_none()
-                        && self.state.grounded_tools.contains(&observation.tool)
-                    {
-                        self.state.progress.computed = true;
-                    }
                     self.hint_lookup_before_computing(&mut observation);
                     let seen = self.count_result(&observation);
                     let failed_repeat = *plan == CallPlan::Repeat && observation.error.is_some();

@@ -44,12 +44,4 @@ pub(super) struct ToolProgress {
     /// not run ([`Budget::set_aside_failing_tool`](crate::Budget)).
     #[serde(default)]
     pub(super) set_aside: Option<String>,
-    /// A call to a computing tool gave a result
-    /// ([`Budget::check_copied_answer`](crate::Budget)).
-    #[serde(default)]
-    pub(super) computed: bool,
-    /// An answer was already sent back once for numbers copied without
-    /// computing ([`Budget::check_copied_answer`](crate::Budget)).
-    #[serde(default)]
-    pub(super) copied_answer_asked: bool,
 }

@@ -43,24 +43,6 @@ pub(super) fn false_claim_reason(claim: &FalseClaim, compute_with: &[String]) ->
     )
 }
 
-/// Why an answer whose numbers were copied from the tool results, in a
-/// run whose computing tools (`compute_with`) have computed nothing, is
-/// sent back (see [`Budget::check_copied_answer`](crate::Budget)).
-pub(super) fn copied_answer_reason(numbers: &[String], compute_with: &[String]) -> String {
-    let shown: Vec<&str> = numbers.iter().take(4).map(String::as_str).collect();
-    let (verb, as_found) = if shown.len() == 1 {
-        ("is", "it stands")
-    } else {
-        ("are", "they stand")
-    };
-    let names: Vec<&str> = compute_with.iter().map(String::as_str).collect();
-    format!(
-        "nothing has been computed yet, and {} {verb} taken from the tool results as {as_found}. If the question asks for a number worked out from the results (a total, a difference, an average, a ratio, a percentage), compute it with {} first; if a result already states the answer, give the same answer again",
-        shown.join(", "),
-        either(&names)
-    )
-}
-
 /// Why an answer on a forced answer turn, when no tool can be called, is
 /// asked again.
 pub(super) fn ungrounded_answer_turn_reason(numbers: &[String]) -> String {

@@ -1,8 +1,7 @@
 //! Shared test tools: a toolbox with an adder, a sleeper, a sequential
 //! tool that records overlap, a failing tool, a panicking tool, a lookup
 //! that finds nothing, and, unlisted (the run never checks names), a
-//! counter whose result changes with each call and a fact lookup that
-//! gives two populations.
+//! counter whose result changes with each call.
 
 #![allow(dead_code)]
 
@@ -83,9 +82,6 @@ impl Toolbox for TestTools {
                 Ok(ToolOutput::new("seq done"))
             }
             "lookup" => Ok(ToolOutput::no_results("No entry mentions that.")),
-            "fact" => Ok(ToolOutput::new(
-                "Paris has about 2,100,000 people; Berlin about 3,800,000.",
-            )),
             "tick" => Ok(ToolOutput::new(format!(
                 "calls so far: {}",
                 probe.calls.load(Ordering::SeqCst)
