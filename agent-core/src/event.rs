@@ -39,10 +39,6 @@ pub enum Event {
         /// The request asks for grammar-constrained decoding.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         constrained: bool,
-        /// The request's `frequency_penalty`, set once a reply of the run
-        /// ran away ([`Budget::runaway_frequency_penalty`](crate::Budget)).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        frequency_penalty: Option<f32>,
         /// What the loop told the model since its last reply, as the model
         /// reads it: the system prompt and task on the first request, then
         /// tool results with the loop's notes, calls it did not run and

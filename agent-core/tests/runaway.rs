@@ -34,14 +34,10 @@ async fn a_runaway_call_is_cut_and_the_run_goes_on() {
     );
     let responded = Arc::new(Mutex::new(Vec::new()));
     let seen = Arc::clone(&responded);
-    let penalties = Arc::new(Mutex::new(Vec::new()));
-    let requested = Arc::clone(&penalties);
-    let sink = FnSink(move |event: &Event| match event {
-        Event::ModelResponded { completion, .. } => seen.lock().unwrap().push(completion.clone()),
-        Event::ModelRequestStarted {
-            frequency_penalty, ..
-        } => requested.lock().unwrap().push(*frequency_penalty),
-        _ => {}
+    let sink = FnSink(move |event: &Event| {
+        if let Event::ModelResponded { completion, .. } = event {
+            seen.lock().unwrap().push(completion.clone());
+        }
     });
     let agent = Agent::builder()
         .model(Arc::clone(&model))
@@ -74,8 +70,6 @@ async fn a_runaway_call_is_cut_and_the_run_goes_on() {
     let requests = model.requests();
     assert_eq!(requests[0].frequency_penalty, None);
     assert_eq!(requests[1].frequency_penalty, Some(0.5));
-    // The trace says so.
-    assert_eq!(*penalties.lock().unwrap(), [None, Some(0.5)]);
 }
 
 /// A reply that ended at the token limit.

@@ -126,7 +126,6 @@ impl Agent {
             messages: request.messages.len(),
             answer_only: run.on_answer_turn(),
             constrained: request.constraint.is_some(),
-            frequency_penalty: request.frequency_penalty,
             told: told_since_reply(run.transcript()),
         });
         let started = emitter.active().then(Instant::now);
