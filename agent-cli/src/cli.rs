@@ -199,11 +199,6 @@ pub(crate) struct BudgetArgs {
     /// exactly, instead of setting it aside for the next turn.
     #[arg(long)]
     pub(crate) no_set_aside_failing_tool: bool,
-    /// The `frequency_penalty` every request carries once a reply of the
-    /// run ran away (it hit the token limit, or kept repeating itself);
-    /// from 0 to 2, and 0 turns it off.
-    #[arg(long, default_value_t = Budget::default().runaway_frequency_penalty.unwrap_or(0.0))]
-    pub(crate) runaway_penalty: f32,
     /// The same call (or the same result) this many times ends the work as
     /// a loop; at least 2.
     #[arg(long, default_value_t = Budget::default().loop_threshold)]

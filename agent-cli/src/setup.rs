@@ -124,7 +124,6 @@ pub(crate) fn budget(args: &BudgetArgs) -> Result<Budget, CliError> {
         answer_turn: !args.no_answer_turn,
         retry_after_failed_calls: !args.no_retry_after_failed_calls,
         set_aside_failing_tool: !args.no_set_aside_failing_tool,
-        runaway_frequency_penalty: (args.runaway_penalty != 0.0).then_some(args.runaway_penalty),
         loop_threshold: args.loop_threshold,
         answer_on_repeat: !args.no_answer_on_repeat,
         ground_numbers: !args.no_ground_numbers,

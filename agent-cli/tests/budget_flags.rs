@@ -4,11 +4,9 @@
 //! answer, `--no-answer-on-repeat` runs the repeat and `--loop-threshold`
 //! says when repeats are a loop, and `--no-ground-numbers` runs a
 //! calculator call with made-up numbers, and `--no-set-aside-failing-tool`
-//! keeps offering a tool whose repeated call failed again, and
-//! `--runaway-penalty` sets (0: turns off) the frequency penalty of every
-//! request after a reply that ran away; without them, the run asks once
-//! for another call, once for the answer, and once for grounded numbers,
-//! and sets that tool aside for a turn.
+//! keeps offering a tool whose repeated call failed again; without them,
+//! the run asks once for another call, once for the answer, and once for
+//! grounded numbers, and sets that tool aside for a turn.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -171,63 +169,4 @@ async fn made_up_numbers_are_sent_back_once_unless_turned_off() {
             .to_string()
             .contains("not in the question")
     );
-}
-
-/// A native reply cut at the token limit inside its call's arguments.
-fn cut_at_the_limit() -> Canned {
-    Canned::json(serde_json::json!({
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": null, "tool_calls": [
-            {"id": "c1", "type": "function", "function": {"name": "calculator", "arguments": "{\"expression\": \"1000000000"}}
-        ]}, "finish_reason": "length"}],
-        "usage": {"prompt_tokens": 30, "completion_tokens": 1024, "total_tokens": 1054}
-    }))
-}
-
-/// The `frequency_penalty` of each request of a native run whose first
-/// reply ran away, with `flags`.
-async fn penalties(flags: &[&str]) -> Vec<Value> {
-    let server = CannedServer::start(vec![
-        cut_at_the_limit(),
-        Canned::tool_calls(&[("c2", "calculator", r#"{"expression": "2 + 2"}"#)]),
-        Canned::text("4"),
-    ])
-    .await
-    .unwrap();
-    let mut command = agent();
-    command
-        .args(["run", "What is 2 + 2?", "--transport", "native", "--json"])
-        .args(["--base-url", server.url(), "--model", "test", "--no-stream"])
-        .args(flags);
-    let out = output(command).await;
-    let outcome: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
-    assert_eq!(outcome["answer"], "4");
-    server
-        .requests()
-        .iter()
-        .map(|r| r["frequency_penalty"].clone())
-        .collect()
-}
-
-#[tokio::test]
-async fn requests_after_a_runaway_reply_carry_the_runaway_penalty() {
-    let penalty = |x: f64| Value::from(x);
-    assert_eq!(
-        penalties(&[]).await,
-        [Value::Null, penalty(0.5), penalty(0.5)]
-    );
-    assert_eq!(
-        penalties(&["--runaway-penalty", "1.5"]).await,
-        [Value::Null, penalty(1.5), penalty(1.5)]
-    );
-    assert_eq!(
-        penalties(&["--runaway-penalty", "0"]).await,
-        [Value::Null, Value::Null, Value::Null]
-    );
-    let mut command = agent();
-    command.args(["run", "a question", "--runaway-penalty", "3"]);
-    let out = output(command).await;
-    assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("runaway_frequency_penalty"), "{stderr}");
 }

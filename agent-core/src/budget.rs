@@ -151,16 +151,6 @@ pub struct Budget {
     /// their prefix cache, on servers that render tools into the prompt).
     /// A call to the set-aside tool in that turn is not run. Default on.
     pub set_aside_failing_tool: bool,
-    /// Once a reply of the run ran away (it ended at the token limit, or
-    /// the loop cut a stream that kept repeating itself), every later
-    /// request carries this `frequency_penalty` (see
-    /// [`CompletionRequest::frequency_penalty`](crate::CompletionRequest)).
-    /// A small model that once writes `1000000…` into an argument, asked
-    /// again at a low temperature, writes it again; measured on a 0.5B
-    /// model, a penalty of 0.5 turned each such first request into a short
-    /// call. Requests before the first runaway carry none, so a run that
-    /// never runs away samples as asked. `None` turns it off. Default 0.5.
-    pub runaway_frequency_penalty: Option<f32>,
     /// Optional history window for requests.
     pub history_window: Option<HistoryWindow>,
 }
@@ -180,7 +170,6 @@ impl Default for Budget {
             answer_turn: true,
             retry_after_failed_calls: true,
             set_aside_failing_tool: true,
-            runaway_frequency_penalty: Some(0.5),
             history_window: None,
         }
     }
@@ -198,10 +187,6 @@ pub enum BudgetError {
     /// The loop threshold must allow one repeat at least.
     #[error("budget field `loop_threshold` must be at least 2 (got {0})")]
     LoopThreshold(u32),
-    /// The runaway frequency penalty must be a number from 0 to 2 (the
-    /// OpenAI range; a negative one would favour repetition).
-    #[error("budget field `runaway_frequency_penalty` must be a number from 0 to 2")]
-    RunawayPenalty,
     /// The window must keep less than it allows.
     #[error("history window: keep_tokens ({keep}) must be below max_tokens ({max})")]
     Window {
@@ -236,11 +221,6 @@ impl Budget {
         }
         if self.loop_threshold < 2 {
             return Err(BudgetError::LoopThreshold(self.loop_threshold));
-        }
-        if let Some(penalty) = self.runaway_frequency_penalty
-            && !(0.0..=2.0).contains(&penalty)
-        {
-            return Err(BudgetError::RunawayPenalty);
         }
         if let Some(w) = self.history_window
             && w.keep_tokens >= w.max_tokens

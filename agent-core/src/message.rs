@@ -168,11 +168,6 @@ pub struct CompletionRequest {
     /// Sampling temperature.
     #[serde(default)]
     pub temperature: Option<f32>,
-    /// The OpenAI `frequency_penalty`: tokens already generated are made
-    /// less likely in proportion to their count. The run sets it after a
-    /// reply that ran away ([`Budget::runaway_frequency_penalty`](crate::Budget)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub frequency_penalty: Option<f32>,
     /// Grammar-constrained decoding, when the transport asks for it (the
     /// provider sends it in its server's dialect, or not at all). Shared:
     /// one run's requests carry the same constraint.
@@ -190,7 +185,6 @@ impl CompletionRequest {
             stop: Vec::new(),
             max_tokens: None,
             temperature: None,
-            frequency_penalty: None,
             constraint: None,
         }
     }

@@ -104,7 +104,6 @@ impl RequestParts<'_> {
             stop: Vec::new(),
             max_tokens: self.max_tokens,
             temperature: self.temperature,
-            frequency_penalty: None,
             constraint: None,
         }
     }

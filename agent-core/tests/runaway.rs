@@ -2,8 +2,7 @@
 //! writing `0` until its token limit) is cut as soon as the loop shows,
 //! and the run goes on: the cut call reaches the toolbox with its broken
 //! arguments (the gateway answers those with an error observation), and
-//! the model gets to answer. Every request after a runaway reply (cut, or
-//! ended at the token limit) carries the budget's frequency penalty.
+//! the model gets to answer.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -15,7 +14,7 @@ use agent_core::event::FnSink;
 use agent_core::message::FinishReason;
 use agent_core::model::RUNAWAY_BYTES;
 use agent_core::testing::{ScriptedModel, TestTransport};
-use agent_core::{Agent, Budget, Completion, Event, StopReason, ToolCall};
+use agent_core::{Agent, Completion, Event, StopReason, ToolCall};
 use common::TestTools;
 use serde_json::Value;
 
@@ -65,74 +64,4 @@ async fn a_runaway_call_is_cut_and_the_run_goes_on() {
     );
     // An ordinary reply is read whole.
     assert_eq!(responded[1].finish_reason, Some(FinishReason::Stop));
-    // The request before the runaway samples as asked; the one after it
-    // carries the penalty.
-    let requests = model.requests();
-    assert_eq!(requests[0].frequency_penalty, None);
-    assert_eq!(requests[1].frequency_penalty, Some(0.5));
-}
-
-/// A reply that ended at the token limit.
-fn cut_at_the_limit(arguments: &str) -> Completion {
-    Completion {
-        finish_reason: Some(FinishReason::Length),
-        ..Completion::tool_calls(vec![ToolCall::new(
-            "c1",
-            "add",
-            Value::String(arguments.into()),
-        )])
-    }
-}
-
-#[tokio::test]
-async fn after_a_reply_at_the_token_limit_every_request_carries_the_penalty_unless_turned_off() {
-    let script = || {
-        ScriptedModel::new()
-            .call("c0", "add", serde_json::json!({"a": 1, "b": 1}))
-            .reply(cut_at_the_limit("{\"a\": 2, \"b\": 1000000"))
-            .call("c2", "add", serde_json::json!({"a": 2, "b": 1}))
-            .text("3")
-    };
-    let run = |budget: Budget| async move {
-        let model = Arc::new(script());
-        let agent = Agent::builder()
-            .model(Arc::clone(&model))
-            .transport(TestTransport)
-            .toolbox(TestTools::new())
-            .budget(budget)
-            .build()
-            .unwrap();
-        let outcome = agent.run("add one and one, then two and one").await;
-        assert_eq!(outcome.answer.as_deref(), Some("3"));
-        model
-            .requests()
-            .iter()
-            .map(|r| r.frequency_penalty)
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(
-        run(Budget::default()).await,
-        [None, None, Some(0.5), Some(0.5)]
-    );
-    let stronger = Budget {
-        runaway_frequency_penalty: Some(1.0),
-        ..Budget::default()
-    };
-    assert_eq!(run(stronger).await, [None, None, Some(1.0), Some(1.0)]);
-    let off = Budget {
-        runaway_frequency_penalty: None,
-        ..Budget::default()
-    };
-    assert_eq!(run(off).await, [None; 4]);
-}
-
-#[test]
-fn a_penalty_outside_zero_to_two_is_refused() {
-    for bad in [-0.5, 2.5, f32::NAN] {
-        let budget = Budget {
-            runaway_frequency_penalty: Some(bad),
-            ..Budget::default()
-        };
-        assert!(budget.validate().is_err(), "{bad}");
-    }
 }

@@ -58,9 +58,6 @@ pub(crate) fn request_body(
     if let Some(t) = request.temperature {
         body.insert("temperature".into(), json!(t));
     }
-    if let Some(penalty) = request.frequency_penalty {
-        body.insert("frequency_penalty".into(), json!(penalty));
-    }
     if let (Some(constraint), Some(dialect)) = (&request.constraint, dialect) {
         constrain::apply(&mut body, constraint, dialect);
     }

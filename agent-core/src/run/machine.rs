@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::message::{Completion, FinishReason, Usage};
+use crate::message::{Completion, Usage};
 use crate::model::ModelError;
 use crate::outcome::{Outcome, StopReason};
 use crate::tool::{Observation, ToolErrorKind};
@@ -136,10 +136,6 @@ impl Run {
             return Err(self.unexpected("a model turn"));
         };
         let (answer_turn, compute) = (answer_turn.clone(), *compute);
-        self.state.ran_away |= matches!(
-            completion.finish_reason,
-            Some(FinishReason::Length | FinishReason::Repetition)
-        );
         let usage = match completion.usage {
             Some(usage) => {
                 self.state.prompt_anchor = Some(PromptAnchor {

@@ -172,9 +172,6 @@ struct State {
     /// The answer turn was asked once more (see `retry_answer_turn`).
     #[serde(default)]
     answer_retry_used: bool,
-    /// A reply ran away ([`Budget::runaway_frequency_penalty`]).
-    #[serde(default)]
-    ran_away: bool,
     /// The answer turn's compute round (see `answer`).
     #[serde(default)]
     answer_compute: answer::AnswerCompute,
@@ -296,7 +293,6 @@ impl Run {
                 used_ids: foldhash::HashSet::default(),
                 answer_turn_used: false,
                 answer_retry_used: false,
-                ran_away: false,
                 answer_compute: answer::AnswerCompute::NotOffered,
                 loop_words: echo::LoopWords::default(),
                 progress: ToolProgress::default(),

@@ -115,7 +115,7 @@ impl Run {
         };
         let offered = self.offered_tools(answer_only);
         let state = &self.state;
-        let mut request = self.transport.render(RequestParts {
+        let request = self.transport.render(RequestParts {
             messages: &messages,
             tools: offered.as_ref().unwrap_or(&state.tools),
             answer_only,
@@ -124,9 +124,6 @@ impl Run {
             max_tokens: state.options.max_tokens,
             temperature: state.options.temperature,
         });
-        if state.ran_away {
-            request.frequency_penalty = state.budget.runaway_frequency_penalty;
-        }
         self.state.tools_in_request = !request.tools.is_empty();
         self.state.request_len = self.state.transcript.len();
         self.state.last_request_tokens =
