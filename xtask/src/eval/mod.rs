@@ -9,16 +9,18 @@
 //! cargo xtask eval [--base-url URL] [--model NAME] [--transport text|native|both]
 //!                  [--tasks FILE] [--split tune|check] [--only ID-PREFIX]
 //!                  [--jsonl OUT] [--report OUT.md] [--traces DIR] [--stream]
-//!                  [--timeout SECS]
+//!                  [--timeout SECS] [--compare EARLIER.jsonl]
 //! ```
 //!
 //! `--jsonl` gets each record as soon as its run ends, so a run stopped
 //! part-way keeps what it did; `--traces DIR` keeps each run's JSONL trace
-//! (`DIR/ID-TRANSPORT.jsonl`, readable with `agent replay`).
+//! (`DIR/ID-TRANSPORT.jsonl`, readable with `agent replay`); `--compare`
+//! names the tasks whose result flipped against an earlier `--jsonl`.
 //!
 //! Requests are not streamed by default, so every request's usage comes
 //! from the server (a stream cut early carries none).
 
+mod compare;
 mod judge;
 #[cfg(test)]
 mod live;
@@ -49,6 +51,7 @@ struct Args {
     traces: Option<PathBuf>,
     stream: bool,
     timeout: Duration,
+    compare: Option<PathBuf>,
 }
 
 fn parse_args(args: &[String]) -> Result<Args, String> {
@@ -65,6 +68,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         traces: None,
         stream: false,
         timeout: Duration::from_secs(600),
+        compare: None,
     };
     let mut it = args.iter();
     while let Some(flag) = it.next() {
@@ -99,6 +103,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             "--report" => parsed.report = Some(PathBuf::from(value()?)),
             "--traces" => parsed.traces = Some(PathBuf::from(value()?)),
             "--stream" => parsed.stream = true,
+            "--compare" => parsed.compare = Some(PathBuf::from(value()?)),
             "--timeout" => {
                 let secs: f64 = value()?
                     .parse()
@@ -127,6 +132,11 @@ pub(crate) fn run(args: &[String]) -> Result<bool, String> {
     if all.is_empty() {
         return Err("no task matches the filters".into());
     }
+    let baseline = args
+        .compare
+        .as_deref()
+        .map(compare::Baseline::load)
+        .transpose()?;
     let provider = OpenAiCompatible::new(
         ProviderConfig::new(&args.base_url, &args.model).with_timeout(args.timeout),
     )
@@ -167,13 +177,16 @@ pub(crate) fn run(args: &[String]) -> Result<bool, String> {
         for (n, task) in all.iter().enumerate() {
             let record = runtime.block_on(run::run_task(task, *kind, &settings))?;
             eprintln!(
-                "  [{}/{}] {} {} ({:.0} s, {})",
+                "  [{}/{}] {} {} ({:.0} s, {}){}",
                 n + 1,
                 all.len(),
                 task.id,
                 if record.right { "right" } else { "WRONG" },
                 record.seconds,
-                record.stop_reason
+                record.stop_reason,
+                baseline
+                    .as_ref()
+                    .map_or("", |baseline| baseline.progress_note(&record))
             );
             if let Some((path, file)) = jsonl.as_mut() {
                 file.write_all(report::jsonl_line(&record).as_bytes())
@@ -193,7 +206,10 @@ pub(crate) fn run(args: &[String]) -> Result<bool, String> {
         tasks: args.tasks.display().to_string(),
         stream: args.stream,
     };
-    let text = report::render(&header, &reports);
+    let mut text = report::render(&header, &reports);
+    if let Some(baseline) = &baseline {
+        text.push_str(&baseline.render(&reports));
+    }
     println!("{text}");
     if let Some(path) = &args.report {
         std::fs::write(path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
