@@ -391,7 +391,11 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
     let out = call(&tools, "grep", json!({"pattern": "beta"}))
         .await
         .unwrap();
-    assert_eq!(out, "a.txt:2: beta\na.txt:4: beta again");
+    // A match in a short file shows the file whole after it.
+    assert_eq!(
+        out,
+        "a.txt:2: beta\na.txt:4: beta again\n`a.txt` is short; here it is whole:\n1| alpha\n2| beta\n3| gamma\n4| beta again"
+    );
     let out = call(
         &tools,
         "grep",
@@ -401,7 +405,7 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
     .unwrap();
     assert_eq!(
         out,
-        "src/lib.rs:1: pub fn answer() -> u32 {\nsrc/main.rs:1: fn main() {"
+        "src/lib.rs:1: pub fn answer() -> u32 {\nsrc/main.rs:1: fn main() {\nThey are short; here they are whole:\n`src/lib.rs`:\n1| pub fn answer() -> u32 {\n2|     41\n3| }\n`src/main.rs`:\n1| fn main() {\n2|     println!(\"hi\");\n3| }"
     );
     let (kind, _) = call(&tools, "grep", json!({"pattern": "(", "is_regex": true}))
         .await
@@ -482,7 +486,7 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
         .unwrap();
     assert_eq!(
         out,
-        "a.txt:4: beta again\n(no line has `again betas` as written; these lines have each of its words)"
+        "a.txt:4: beta again\n`a.txt` is short; here it is whole:\n1| alpha\n2| beta\n3| gamma\n4| beta again\n(no line has `again betas` as written; these lines have each of its words)"
     );
     // A regex is not loosened, nor is a word that has no other form.
     let out = call(
@@ -517,7 +521,10 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
     let out = call(&tools, "grep", json!({"pattern": "BETA AGAIN"}))
         .await
         .unwrap();
-    assert_eq!(out, "a.txt:4: beta again");
+    assert_eq!(
+        out,
+        "a.txt:4: beta again\n`a.txt` is short; here it is whole:\n1| alpha\n2| beta\n3| gamma\n4| beta again"
+    );
     let out = call(&tools, "grep", json!({"pattern": "BETA", "is_regex": true}))
         .await
         .unwrap();
@@ -638,6 +645,51 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
             && !out.contains("a.txt"),
         "{out}"
     );
+}
+
+#[tokio::test]
+async fn grep_shows_a_short_matching_file_whole_but_not_many_or_long_ones() {
+    let f = fixture();
+    let tools = tools(&f.root, true);
+    // The lines around a match answer what the match alone does not.
+    std::fs::write(
+        f.root.join("pricing.py"),
+        "RATE = 0.15\n\n\ndef apply(price):\n    return price * (1 - RATE)\n",
+    )
+    .unwrap();
+    let out = call(&tools, "grep", json!({"pattern": "def apply"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        out,
+        "pricing.py:4: def apply(price):\n`pricing.py` is short; here it is whole:\n1| RATE = 0.15\n2| \n3| \n4| def apply(price):\n5|     return price * (1 - RATE)"
+    );
+    // Matches in three files show only their lines.
+    let out = call(&tools, "grep", json!({"pattern": "a"})).await.unwrap();
+    assert!(!out.contains("whole"), "{out}");
+    // Matches in a long file show only their lines.
+    write_long_logs(&f.root);
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "event 7", "path": "logs/day-1.log"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(out, "logs/day-1.log:8: day 1 event 7");
+    // A file whose every line matches is already all shown.
+    let out = call(&tools, "grep", json!({"pattern": "0.15"}))
+        .await
+        .unwrap();
+    assert!(
+        out.ends_with("2| \n3| \n4| def apply(price):\n5|     return price * (1 - RATE)"),
+        "{out}"
+    );
+    std::fs::write(f.root.join("one.txt"), "only line\n").unwrap();
+    let out = call(&tools, "grep", json!({"pattern": "only line"}))
+        .await
+        .unwrap();
+    assert_eq!(out, "one.txt:1: only line");
 }
 
 #[tokio::test]

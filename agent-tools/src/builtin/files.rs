@@ -27,6 +27,11 @@ pub const SHORT_FILE_LINES: usize = 60;
 const MAX_NAMED_FILES: usize = 8;
 /// Matches `grep` returns at most.
 pub const MAX_GREP_MATCHES: usize = 100;
+/// Files with a `grep` match shown whole at most, when they are short.
+const MAX_MATCHED_FILES_WHOLE: usize = 2;
+/// Lines of the files with a `grep` match shown whole at most, together:
+/// tighter than [`SHORT_FILE_LINES`], since the matching lines came first.
+const MAX_MATCHED_LINES_WHOLE: usize = SHORT_FILE_LINES / 2;
 /// Paths `search_files` returns at most.
 pub const MAX_LISTED_FILES: usize = 200;
 /// Largest file read or written, in bytes.
@@ -508,6 +513,12 @@ fn grep_in(
     // whole if nothing matches.
     let mut short_files = Some(Vec::new());
     let mut short_lines = 0usize;
+    // The files with a match, while they are few and short together:
+    // shown whole after the matching lines, so the lines around a match
+    // (the constant a function uses, the section a key sits in) come
+    // with it instead of costing another call.
+    let mut matched_files = Some(Vec::new());
+    let mut matched_lines = 0usize;
     let mut texts = Vec::new();
     for file in &files {
         let shown = root.relative(file);
@@ -567,6 +578,23 @@ fn grep_in(
         {
             out.push(format!("{shown}: {values}"));
         }
+        // A table's matching rows already name their columns, and a file
+        // whose every line matches has nothing more to show.
+        let matched = out.len() - before;
+        if matched > 0
+            && let Some(files) = matched_files.as_mut()
+        {
+            matched_lines += text.lines().count();
+            if separator.is_none()
+                && files.len() < MAX_MATCHED_FILES_WHOLE
+                && matched_lines <= MAX_MATCHED_LINES_WHOLE
+                && matched < text.lines().count()
+            {
+                files.push((shown.clone(), text.clone()));
+            } else {
+                matched_files = None;
+            }
+        }
         // Once the files are too many or too long, their lines are not
         // counted any more.
         if let Some(files) = short_files.as_mut() {
@@ -590,6 +618,7 @@ fn grep_in(
         let short_files = short_files.filter(|files| !files.is_empty());
         let shown_whole = short_files.is_some();
         if let Some(files) = short_files {
+            message.push_str(". ");
             message.push_str(&shown_whole_text(&files));
         } else if (2..=MAX_NAMED_FILES).contains(&texts.len()) {
             message.push_str(&format!(
@@ -606,22 +635,21 @@ fn grep_in(
     }
     if more > 0 {
         out.push(format!("[... {more} more matches not shown]"));
+    } else if let Some(files) = matched_files.filter(|files| !files.is_empty()) {
+        out.push(shown_whole_text(&files));
     }
     Grep::Found(ToolOutput::new(out.join("\n")))
 }
 
-/// The sentence of a `grep` miss that shows the short files it searched,
-/// each whole with its line numbers.
+/// The sentence of a `grep` that shows short files it searched, each
+/// whole with its line numbers.
 fn shown_whole_text(files: &[(String, String)]) -> String {
     match files {
         [(shown, text)] => format!(
-            ". `{shown}` is short; here it is whole:\n{}",
+            "`{shown}` is short; here it is whole:\n{}",
             numbered(&text.lines().collect::<Vec<_>>(), 1)
         ),
-        _ => format!(
-            ". They are short; here they are whole:{}",
-            files_whole(files)
-        ),
+        _ => format!("They are short; here they are whole:{}", files_whole(files)),
     }
 }
 
