@@ -5,11 +5,11 @@
 //! - A name in a script written without spaces between words (Han, kana,
 //!   Hangul, Thai) is found anywhere in the query: the words around it are
 //!   joined to it (`<name>的人口`).
-//! - Any other name must start a word. A name of five letters or more may
-//!   end differently, by up to three letters after all but its last one,
-//!   so inflected forms match (a Russian genitive changes the last
-//!   vowel); a shorter name must be the whole word, so it is not found
-//!   inside a longer one.
+//! - Any other name must start a word. A name whose last word has five
+//!   letters or more may end differently, by up to three letters after
+//!   all but its last one, so inflected forms match (a Russian genitive
+//!   changes the last vowel); a name ending in a shorter word must end
+//!   there, so it is not found inside a longer one.
 
 /// Whether `c` belongs to a script written without spaces between words.
 fn unspaced(c: char) -> bool {
@@ -53,8 +53,10 @@ impl Name {
                 ending: 0,
             });
         }
-        let letters = lower.chars().count();
-        if letters < INFLECTED_FROM {
+        // Only the last word is inflected: a short one (`nước Ý`) is
+        // whole, or the name would be found in any name that starts alike.
+        let last_word = lower.split_whitespace().next_back().unwrap_or_default();
+        if last_word.chars().count() < INFLECTED_FROM {
             return Some(Self {
                 stem: lower,
                 unspaced: false,
@@ -121,6 +123,10 @@ mod tests {
         // A long name does not match inside another word, nor a word that
         // goes on far past it.
         assert!(!found("Wasser", "Wasserstoffatom"));
+        // Only a long last word is inflected.
+        assert!(found("nước Ý", "dân số nước Ý"));
+        assert!(!found("nước Ý", "dân số nước Đức"));
+        assert!(found("Çin Seddi", "Çin Seddi'nin uzunluğu"));
         assert!(!found("", "anything"));
     }
 }

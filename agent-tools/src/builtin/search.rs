@@ -541,6 +541,55 @@ mod tests {
     }
 
     #[test]
+    fn each_built_in_name_finds_its_own_entry_and_no_common_word_names_one() {
+        let search = Search::new();
+        for indexed in &search.docs {
+            for name in &indexed.doc.names {
+                let query = format!("population of {name}");
+                let named = search.named_otherwise(&query);
+                let titles: Vec<&str> = search
+                    .docs
+                    .iter()
+                    .zip(&named)
+                    .filter(|(_, named)| **named)
+                    .map(|(d, _)| d.doc.title.as_str())
+                    .collect();
+                assert_eq!(titles, [indexed.doc.title.as_str()], "{name}");
+            }
+        }
+        // Everyday words, in English and in the languages the names are
+        // in, are no entry's other name.
+        for word in [
+            "room",
+            "party",
+            "air",
+            "month",
+            "hold",
+            "roman",
+            "romania",
+            "japanese",
+            "maand",
+            "ay",
+            "su",
+            "nước mắm",
+            "đạo đức",
+            "luật pháp",
+            "water bottle",
+        ] {
+            let named = search.named_otherwise(word);
+            let own_title = |d: &Indexed| d.title_terms.iter().any(|t| word.contains(t.as_str()));
+            let others: Vec<&str> = search
+                .docs
+                .iter()
+                .zip(&named)
+                .filter(|(d, named)| **named && !own_title(d))
+                .map(|(d, _)| d.doc.title.as_str())
+                .collect();
+            assert!(others.is_empty(), "{word}: {others:?}");
+        }
+    }
+
+    #[test]
     fn only_a_base_named_in_the_latin_alphabet_asks_for_latin_queries() {
         let pattern = |s: &Search| s.parameters().pointer("/properties/query/pattern").cloned();
         // The built-in base names its entries in other scripts too.
