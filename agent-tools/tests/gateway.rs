@@ -137,7 +137,42 @@ async fn the_built_in_base_is_searched_in_the_question_s_language() {
         ))
         .await
         .unwrap();
-    assert!(found.content.starts_with("Tokyo:"), "{}", found.content);
+    // The entry says which of its names the query used.
+    assert!(
+        found
+            .content
+            .starts_with("Tokyo (also called 东京): Tokyo is"),
+        "{}",
+        found.content
+    );
+    let found = tools
+        .call(&ToolCall::new(
+            "t",
+            "search",
+            json!({"query": "Nippon population"}),
+        ))
+        .await
+        .unwrap();
+    assert!(
+        found
+            .content
+            .starts_with("Japan (also called Nippon): Japan is"),
+        "{}",
+        found.content
+    );
+    let found = tools
+        .call(&ToolCall::new(
+            "t",
+            "search",
+            json!({"query": "Japan population"}),
+        ))
+        .await
+        .unwrap();
+    assert!(
+        found.content.starts_with("Japan: Japan is"),
+        "{}",
+        found.content
+    );
 }
 
 #[tokio::test]

@@ -33,6 +33,8 @@ const INFLECTED_FROM: usize = 5;
 /// One name, lower-cased, ready to be looked for in lower-cased queries.
 #[derive(Debug, Clone)]
 pub(super) struct Name {
+    /// The name as written.
+    written: String,
     /// The part that must appear as written.
     stem: String,
     /// Found anywhere, not only at the start of a word.
@@ -44,10 +46,12 @@ pub(super) struct Name {
 impl Name {
     /// The name prepared for matching, or `None` for a blank one.
     pub(super) fn new(name: &str) -> Option<Self> {
-        let lower = name.trim().to_lowercase();
+        let written = name.trim().to_string();
+        let lower = written.to_lowercase();
         let first = lower.chars().next()?;
         if unspaced(first) {
             return Some(Self {
+                written,
                 stem: lower,
                 unspaced: true,
                 ending: 0,
@@ -58,6 +62,7 @@ impl Name {
         let last_word = lower.split_whitespace().next_back().unwrap_or_default();
         if last_word.chars().count() < INFLECTED_FROM {
             return Some(Self {
+                written,
                 stem: lower,
                 unspaced: false,
                 ending: 0,
@@ -66,10 +71,16 @@ impl Name {
         let mut stem = lower;
         stem.pop();
         Some(Self {
+            written,
             stem,
             unspaced: false,
             ending: MAX_ENDING,
         })
+    }
+
+    /// The name as written.
+    pub(super) fn written(&self) -> &str {
+        &self.written
     }
 
     /// Whether a lower-cased query names the subject by this name.

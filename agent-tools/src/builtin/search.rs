@@ -266,12 +266,16 @@ impl Search {
 
     /// The ranked documents for `query`, best first.
     pub fn query(&self, query: &str) -> Vec<&Document> {
-        self.lookup(query).unwrap_or_default()
+        self.lookup(query)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|d| &d.doc)
+            .collect()
     }
 
     /// The ranked documents for `query`, or, when it finds nothing
     /// because of words no document holds, those words.
-    fn lookup(&self, query: &str) -> Result<Vec<&Document>, Vec<String>> {
+    fn lookup(&self, query: &str) -> Result<Vec<&Indexed>, Vec<String>> {
         let weighed = self.weighed_terms(query);
         let named_otherwise = self.named_otherwise(query);
         let by_other_names = named_otherwise.iter().filter(|&&named| named).count();
@@ -328,7 +332,7 @@ impl Search {
             }
         }
         picked.sort_by_key(|i| scored.iter().position(|(_, j)| j == i));
-        Ok(picked.into_iter().map(|i| &self.docs[i].doc).collect())
+        Ok(picked.into_iter().map(|i| &self.docs[i]).collect())
     }
 
     /// What to add when a query finds nothing: the language to search in,
@@ -418,9 +422,23 @@ impl Tool for Search {
                 self.language_hint(&args.query)
             )));
         }
+        // An entry found by another name, not by its title, says so: a
+        // small model asked about `Nippon` read the entry on Japan as about
+        // something else.
+        let query = args.query.to_lowercase();
+        let query_terms: HashSet<String> = terms(&query).collect();
+        let other_name = |d: &Indexed| -> Option<String> {
+            let by_title = d.title_terms.iter().all(|t| query_terms.contains(t));
+            let name = d.names.iter().find(|name| name.found_in(&query));
+            name.filter(|_| !by_title)
+                .map(|name| name.written().to_string())
+        };
         let text = hits
             .iter()
-            .map(|d| format!("{}: {}", d.title, d.text))
+            .map(|d| match other_name(d) {
+                Some(name) => format!("{} (also called {}): {}", d.doc.title, name, d.doc.text),
+                None => format!("{}: {}", d.doc.title, d.doc.text),
+            })
             .collect::<Vec<_>>()
             .join("\n");
         Ok(ToolOutput::new(text))
