@@ -104,6 +104,14 @@ struct Indexed {
     names: Vec<Name>,
 }
 
+impl Indexed {
+    /// Whether a query whose words pass `in_query` names this entry by
+    /// its title: it holds each of the title's words.
+    fn titled(&self, in_query: impl Fn(&str) -> bool) -> bool {
+        !self.title_terms.is_empty() && self.title_terms.iter().all(|t| in_query(t))
+    }
+}
+
 /// The `search` tool.
 pub struct Search {
     docs: Vec<Indexed>,
@@ -311,9 +319,7 @@ impl Search {
         // the cap (within twice it): a query that names four cities gets
         // all four, not the three that share fewer words with the rest.
         let named = |i: usize| {
-            let title = &self.docs[i].title_terms;
-            named_otherwise[i]
-                || (!title.is_empty() && title.iter().all(|t| weighed.iter().any(|(q, _)| q == t)))
+            named_otherwise[i] || self.docs[i].titled(|t| weighed.iter().any(|(q, _)| q == t))
         };
         let named_count = scored.iter().filter(|(_, i)| named(*i)).count();
         let take = self.max_results.max(named_count.min(2 * self.max_results));
@@ -428,7 +434,7 @@ impl Tool for Search {
         let query = args.query.to_lowercase();
         let query_terms: HashSet<String> = terms(&query).collect();
         let other_name = |d: &Indexed| -> Option<String> {
-            let by_title = d.title_terms.iter().all(|t| query_terms.contains(t));
+            let by_title = d.titled(|t| query_terms.contains(t));
             let name = d.names.iter().find(|name| name.found_in(&query));
             name.filter(|_| !by_title)
                 .map(|name| name.written().to_string())
