@@ -100,15 +100,48 @@ pub enum KnowledgeBaseError {
 struct Indexed {
     doc: Document,
     title_terms: HashSet<String>,
+    /// The title words a query must hold to name the entry by its title.
+    naming_terms: HashSet<String>,
     text_terms: HashSet<String>,
     names: Vec<Name>,
 }
 
 impl Indexed {
     /// Whether a query whose words pass `in_query` names this entry by
-    /// its title: it holds each of the title's words.
+    /// its title: it holds each of the title's naming words.
     fn titled(&self, in_query: impl Fn(&str) -> bool) -> bool {
-        !self.title_terms.is_empty() && self.title_terms.iter().all(|t| in_query(t))
+        !self.naming_terms.is_empty() && self.naming_terms.iter().all(|t| in_query(t))
+    }
+}
+
+/// The words of `title` that name its subject: not the stop words and not
+/// a qualifier in parentheses, so that "speed of light" names `Speed of
+/// light` and "Rust" names `Rust (programming language)`. A title made
+/// only of such words keeps them all.
+fn naming_terms(title: &str) -> HashSet<String> {
+    let mut depth = 0usize;
+    let unqualified: String = title
+        .chars()
+        .map(|c| match c {
+            '(' => {
+                depth += 1;
+                ' '
+            }
+            ')' => {
+                depth = depth.saturating_sub(1);
+                ' '
+            }
+            _ if depth == 0 => c,
+            _ => ' ',
+        })
+        .collect();
+    let naming: HashSet<String> = terms(&unqualified)
+        .filter(|t| !STOP_WORDS.contains(&t.as_str()))
+        .collect();
+    if naming.is_empty() {
+        terms(title).collect()
+    } else {
+        naming
     }
 }
 
@@ -155,6 +188,7 @@ impl Search {
             .into_iter()
             .map(|doc| Indexed {
                 title_terms: terms(&doc.title).collect(),
+                naming_terms: naming_terms(&doc.title),
                 text_terms: terms(&doc.text).collect(),
                 names: doc.names.iter().filter_map(|n| Name::new(n)).collect(),
                 doc,
@@ -296,22 +330,28 @@ impl Search {
         let n = self.docs.len() as f64;
         // A name counts as a title word held by the entries it names.
         let name_score = 3.0 * ((n + 1.0) / (by_other_names as f64 + 0.5)).ln();
-        let mut scored: Vec<(f64, usize)> = self
+        // Each matching entry's score, and whether it shares with the query
+        // a word that is not common (or is named by another name).
+        let mut scored: Vec<(f64, usize, bool)> = self
             .docs
             .iter()
             .enumerate()
             .filter_map(|(i, d)| {
                 let mut score = if named_otherwise[i] { name_score } else { 0.0 };
+                let mut specific = named_otherwise[i];
                 for (term, df) in &weighed {
                     let idf = ((n + 1.0) / (*df as f64 + 0.5)).ln();
-                    if d.title_terms.contains(term) {
+                    let in_title = d.title_terms.contains(term);
+                    let in_text = d.text_terms.contains(term);
+                    if in_title {
                         score += 3.0 * idf;
                     }
-                    if d.text_terms.contains(term) {
+                    if in_text {
                         score += idf;
                     }
+                    specific |= (in_title || in_text) && !self.is_common(*df);
                 }
-                (score > 0.0).then_some((score, i))
+                (score > 0.0).then_some((score, i, specific))
             })
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -321,15 +361,21 @@ impl Search {
         let named = |i: usize| {
             named_otherwise[i] || self.docs[i].titled(|t| weighed.iter().any(|(q, _)| q == t))
         };
-        let named_count = scored.iter().filter(|(_, i)| named(*i)).count();
+        let named_count = scored.iter().filter(|(_, i, _)| named(*i)).count();
+        // Once an entry is named, an entry that shares only common words
+        // with the query ("population", "capital") is noise: a small model
+        // asked about one country read the next entry's figure.
+        if named_count > 0 {
+            scored.retain(|(_, i, specific)| *specific || named(*i));
+        }
         let take = self.max_results.max(named_count.min(2 * self.max_results));
         let mut picked: Vec<usize> = scored
             .iter()
-            .map(|(_, i)| *i)
+            .map(|(_, i, _)| *i)
             .filter(|i| named(*i))
             .take(take)
             .collect();
-        for (_, i) in &scored {
+        for (_, i, _) in &scored {
             if picked.len() >= take {
                 break;
             }
@@ -337,7 +383,7 @@ impl Search {
                 picked.push(*i);
             }
         }
-        picked.sort_by_key(|i| scored.iter().position(|(_, j)| j == i));
+        picked.sort_by_key(|i| scored.iter().position(|(_, j, _)| j == i));
         Ok(picked.into_iter().map(|i| &self.docs[i]).collect())
     }
 
@@ -490,6 +536,36 @@ mod tests {
         }
         assert_eq!(titles("Tokyo")[0], "Tokyo");
         assert!(titles("capital").len() <= DEFAULT_MAX_RESULTS);
+    }
+
+    #[test]
+    fn a_named_entry_comes_without_entries_that_share_only_common_words() {
+        let search = Search::from_documents(vec![
+            Document::new(
+                "Speed of light",
+                "The speed of light is c metres per second.",
+            ),
+            Document::new("Sound", "The speed of sound in air is s metres per second."),
+            Document::new("Moon", "Its distance from the earth is d metres."),
+            Document::new("Water", "Water boils at b degrees."),
+            Document::new("Rust (programming language)", "Rust is a language."),
+        ]);
+        let titles =
+            |q: &str| -> Vec<String> { search.query(q).iter().map(|d| d.title.clone()).collect() };
+        // "metres" is common; "speed" is not, and "of" does not have to be
+        // in the query for it to name the entry.
+        assert_eq!(titles("speed light metres"), ["Speed of light", "Sound"]);
+        // Nothing named: the common word still finds what holds it.
+        assert_eq!(titles("metres").len(), 3);
+        assert_eq!(
+            naming_terms("Rust (programming language)"),
+            HashSet::from(["rust".to_string()])
+        );
+        assert_eq!(naming_terms("The Beatles").len(), 1);
+        assert_eq!(
+            naming_terms("Of the"),
+            HashSet::from(["of".to_string(), "the".to_string()])
+        );
     }
 
     #[tokio::test]
