@@ -769,6 +769,31 @@ async fn a_call_with_made_up_numbers_is_sent_back_once_then_runs() {
 }
 
 #[tokio::test]
+async fn a_made_up_call_made_again_after_a_lookup_is_sent_back_once_more() {
+    // Between the first call and the same again, the model looked
+    // something up; what it found does not hold 4127.
+    let model = ScriptedModel::new()
+        .call("1", "add", json!({"a": 4127, "b": 300}))
+        .call("2", "sleep", json!({"ms": 25}))
+        .call("3", "add", json!({"a": 4127, "b": 300}))
+        .call("4", "add", json!({"a": 4127, "b": 300}))
+        .text("4427");
+    let (agent, tools) = grounded_agent(model, Budget::default());
+    let outcome = agent.run("Add 300 to the stock count.").await;
+    assert_eq!(outcome.answer.as_deref(), Some("4427"));
+    let answers: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
+    for denied in [&answers[0], &answers[2]] {
+        assert!(
+            denied.contains("4127 is not in the question or in any tool result"),
+            "{answers:?}"
+        );
+    }
+    // The sleep and the last add ran.
+    assert_eq!(tools.probe.calls.load(Ordering::SeqCst), 2);
+    assert_eq!(answers[3], "4427");
+}
+
+#[tokio::test]
 async fn a_computing_tool_given_names_before_any_lookup_is_told_to_look_them_up() {
     let model = ScriptedModel::new()
         .call("1", "add", json!({"a": "latency", "b": 1}))

@@ -4,7 +4,10 @@
 //! number that appears nowhere in the conversation (the system prompt,
 //! the task, earlier turns of a chat, tool results). Its observation
 //! names the numbers and says to look them up, or to make the same call
-//! again when the model is sure of them; the same call again runs.
+//! again when the model is sure of them; the same call again runs. A
+//! model that looked things up in between and then makes the same call,
+//! its numbers still in no result, has not confirmed them but ignored
+//! what it found: that call is sent back once more.
 //!
 //! Small models otherwise compute with facts they made up (a city's
 //! population, a year) and answer with a confident wrong number. The
@@ -48,6 +51,10 @@ pub(super) struct Grounding {
     scales: BTreeMap<String, BTreeMap<i32, String>>,
     /// Calls (canonical keys) already sent back once for their numbers.
     warned: BTreeSet<String>,
+    /// For the calls of `warned` that may be sent back once more: the
+    /// count of numbers learned when they were sent back.
+    #[serde(default)]
+    warned_at: BTreeMap<String, usize>,
     /// An answer was already sent back once for its numbers.
     #[serde(default)]
     answer_warned: bool,
@@ -92,17 +99,26 @@ impl Grounding {
     }
 
     /// The numbers of `arguments` the conversation does not hold, as the
-    /// model wrote them, when the call `key` was not sent back before;
-    /// empty when it may run.
+    /// model wrote them; empty when the call `key` may run. A call sent
+    /// back before runs when it comes again, unless the conversation has
+    /// learned numbers since (the model looked something up in between)
+    /// and they still do not hold it: then it is sent back a second and
+    /// last time.
     pub(super) fn check(&mut self, key: &str, arguments: &Value) -> Vec<String> {
+        let learned = self.known.len();
         if self.warned.contains(key) {
-            return Vec::new();
+            match self.warned_at.get(key) {
+                Some(&at) if at != learned => {
+                    self.warned_at.remove(key);
+                }
+                _ => return Vec::new(),
+            }
         }
         let mut missing = Vec::new();
         collect_ungrounded(arguments, self, Rule::Everyday, &mut missing);
         missing.dedup();
-        if !missing.is_empty() {
-            self.warned.insert(key.to_string());
+        if !missing.is_empty() && self.warned.insert(key.to_string()) {
+            self.warned_at.insert(key.to_string(), learned);
         }
         missing
     }

@@ -40,6 +40,34 @@ fn made_up_numbers_are_found_and_copied_ones_are_not() {
 }
 
 #[test]
+fn a_call_made_again_after_a_lookup_that_did_not_ground_it_is_sent_back_once_more() {
+    let mut g = grounding(&["Question: How many hours at 80 km/h along the Great Wall?"]);
+    let made_up = json!({"expression": "3710 / 80"});
+    assert_eq!(g.check("w", &made_up), ["3710"]);
+    // The model looked the length up, then made the same call: the
+    // result it found does not hold 3710.
+    g.learn("Great Wall of China: its walls total about 21,196 kilometres.");
+    assert_eq!(g.check("w", &made_up), ["3710"]);
+    // Twice sent back: the third time runs, whatever was learned.
+    g.learn("Moon: about 384,400 kilometres.");
+    assert!(g.check("w", &made_up).is_empty());
+    // Made again at once, with nothing learned in between, it runs.
+    assert_eq!(
+        g.check("c", &json!({"expression": "8849 * 3.28084"})),
+        ["8849", "3.28084"]
+    );
+    assert!(
+        g.check("c", &json!({"expression": "8849 * 3.28084"}))
+            .is_empty()
+    );
+    // A lookup that grounds it lets it run at once.
+    let guessed = json!({"expression": "124000000 / 2"});
+    assert_eq!(g.check("j", &guessed), ["124000000"]);
+    g.learn("Japan: about 124,000,000 people.");
+    assert!(g.check("j", &guessed).is_empty());
+}
+
+#[test]
 fn a_list_written_without_spaces_is_grounded_by_its_numbers() {
     let mut g = grounding(&["Observation: 1| run,latency_ms\n2| 1,212\n3| 2,198\n4| 3,240"]);
     // Read as one number it is unknown; read as a list, every number is.
