@@ -693,6 +693,57 @@ async fn grep_shows_a_short_matching_file_whole_but_not_many_or_long_ones() {
 }
 
 #[tokio::test]
+async fn grep_sums_up_the_matching_rows_of_a_table() {
+    let f = fixture();
+    let tools = tools(&f.root, true);
+    std::fs::write(
+        f.root.join("sales.csv"),
+        "month,region,units,revenue\n2024-04,North,12,300.50\n2024-05,North,10,250.00\n\
+         2024-05,South,14,410.25\n2024-05,East,9,120\n",
+    )
+    .unwrap();
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "2024-05", "path": "sales.csv"}),
+    )
+    .await
+    .unwrap();
+    // The highest and lowest rows are named by the cells that tell them
+    // apart (the region), not the month they share.
+    assert_eq!(
+        out.lines().last(),
+        Some(
+            "sales.csv: the 3 matching rows: `units` sum 33, mean 11, highest 14 (line 4: South), lowest 9 (line 5: East); \
+             `revenue` sum 780.25, mean 260.0833, highest 410.25 (line 4: South), lowest 120 (line 5: East)"
+        ),
+        "{out}"
+    );
+    // One matching row has nothing to sum; a file that is no table is
+    // never summed.
+    let one = call(
+        &tools,
+        "grep",
+        json!({"pattern": "South", "path": "sales.csv"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        one,
+        "sales.csv:4: month: 2024-05 | region: South | units: 14 | revenue: 410.25"
+    );
+    std::fs::write(f.root.join("notes.txt"), "total 3\ntotal 4\n").unwrap();
+    let text = call(
+        &tools,
+        "grep",
+        json!({"pattern": "total", "path": "notes.txt"}),
+    )
+    .await
+    .unwrap();
+    assert!(!text.contains("matching rows"), "{text}");
+}
+
+#[tokio::test]
 async fn edit_file_refuses_unless_old_matches_exactly_once() {
     let f = fixture();
     let tools = tools(&f.root, false);

@@ -13,6 +13,7 @@ use serde::Deserialize;
 
 use super::nearby::{self, walk};
 use super::root::{Access, FileRoot, RootError};
+use super::table::{cells, column_values, labelled_row, matching_rows_summary, table_separator};
 use super::words;
 use crate::typed::typed_tool;
 
@@ -401,38 +402,6 @@ fn numbered(lines: &[&str], first: usize) -> String {
     out.trim_end().to_string()
 }
 
-/// The cell separator of a table whose first line names its columns
-/// (`.csv`: `,`, `.tsv`: a tab); `None` for other files.
-fn table_separator(path: &Path) -> Option<char> {
-    let extension = path.extension().and_then(|e| e.to_str())?;
-    if extension.eq_ignore_ascii_case("csv") {
-        Some(',')
-    } else if extension.eq_ignore_ascii_case("tsv") {
-        Some('\t')
-    } else {
-        None
-    }
-}
-
-/// Columns a row is shown with names for, at most.
-const MAX_LABELLED_COLUMNS: usize = 16;
-
-/// `name: value | name: value` for a row with as many cells as the
-/// header names; `None` otherwise.
-fn labelled_row(line: &str, separator: char, names: &[String]) -> Option<String> {
-    let values = cells(line, separator);
-    if values.len() != names.len() || names.len() > MAX_LABELLED_COLUMNS {
-        return None;
-    }
-    let row = names
-        .iter()
-        .zip(&values)
-        .map(|(name, value)| format!("{name}: {value}"))
-        .collect::<Vec<_>>()
-        .join(" | ");
-    Some(row.chars().take(300).collect())
-}
-
 fn grep(root: &FileRoot, args: GrepArgs) -> Result<ToolOutput, ToolError> {
     if args.pattern.is_empty() {
         return Err(ToolError::invalid_args("`pattern` is empty"));
@@ -536,6 +505,8 @@ fn grep_in(
         let header_cells = separator.zip(header).map(|(sep, h)| cells(h, sep));
         let mut only_header = separator.is_some();
         let before = out.len();
+        // The table rows that matched, with their cells, for their sums.
+        let mut matching_rows = Vec::new();
         for (n, line) in text.lines().enumerate() {
             let labelled = || match (separator, &header_cells) {
                 (Some(sep), Some(names)) if n > 0 => labelled_row(line, sep, names),
@@ -549,6 +520,14 @@ fn grep_in(
             };
             if matches {
                 only_header &= n == 0;
+                if let (Some(sep), Some(names)) = (separator, &header_cells)
+                    && n > 0
+                {
+                    let row = cells(line, sep);
+                    if row.len() == names.len() {
+                        matching_rows.push((n + 1, row));
+                    }
+                }
                 if out.len() < MAX_GREP_MATCHES {
                     let labelled = labelled();
                     if let Some(row) = labelled {
@@ -578,6 +557,9 @@ fn grep_in(
         {
             out.push(format!("{shown}: {values}"));
         }
+        let rows_summary = header_cells
+            .as_ref()
+            .and_then(|names| matching_rows_summary(&matching_rows, names));
         // A table's matching rows already name their columns, and a file
         // whose every line matches has nothing more to show.
         let matched = out.len() - before;
@@ -594,6 +576,9 @@ fn grep_in(
             } else {
                 matched_files = None;
             }
+        }
+        if let Some(summary) = rows_summary {
+            out.push(format!("{shown}: {summary}"));
         }
         // Once the files are too many or too long, their lines are not
         // counted any more.
@@ -656,94 +641,6 @@ fn shown_whole_text(files: &[(String, String)]) -> String {
         ),
         _ => format!("They are short; here they are whole:{}", files_whole(files)),
     }
-}
-
-/// Values shown at most for a column.
-const MAX_COLUMN_VALUES: usize = 100;
-
-/// The cells of one line of a table, split on its separator, with
-/// double-quoted cells (which may hold the separator) unquoted.
-fn cells(line: &str, separator: char) -> Vec<String> {
-    let mut cells = Vec::new();
-    let mut cell = String::new();
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' if quoted && chars.peek() == Some(&'"') => {
-                cell.push('"');
-                chars.next();
-            }
-            '"' => quoted = !quoted,
-            c if c == separator && !quoted => cells.push(std::mem::take(&mut cell)),
-            c => cell.push(c),
-        }
-    }
-    cells.push(cell);
-    cells.into_iter().map(|c| c.trim().to_string()).collect()
-}
-
-/// `column `NAME`: v1, v2, …` for the one column of the table `text`
-/// whose name `regex` matches; `None` when it matches none or several.
-fn column_values(text: &str, path: &Path, regex: &regex::Regex) -> Option<String> {
-    let separator = table_separator(path)?;
-    let mut lines = text.lines();
-    let header = cells(lines.next()?, separator);
-    let mut named = header.iter().enumerate().filter(|(_, h)| regex.is_match(h));
-    let (index, name) = named.next()?;
-    if named.next().is_some() {
-        return None;
-    }
-    let rows: Vec<String> = lines
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| cells(l, separator).get(index).cloned().unwrap_or_default())
-        .collect();
-    let mut shown: Vec<String> = rows
-        .iter()
-        .take(MAX_COLUMN_VALUES)
-        .map(|v| v.chars().take(60).collect())
-        .collect();
-    if rows.len() > MAX_COLUMN_VALUES {
-        shown.push(format!("… {} more", rows.len() - MAX_COLUMN_VALUES));
-    }
-    Some(format!(
-        "column `{name}` ({} rows): {}{}",
-        rows.len(),
-        shown.join(", "),
-        column_summary(&rows)
-    ))
-}
-
-/// `; sum …, mean …` for a column whose every cell is a plain number
-/// (a small model asked for a column usually wants to add it up, and
-/// adds badly); empty otherwise.
-fn column_summary(rows: &[String]) -> String {
-    let numbers: Option<Vec<f64>> = rows
-        .iter()
-        .map(|v| {
-            let plain = v.trim();
-            let is_plain = !plain.is_empty()
-                && plain
-                    .chars()
-                    .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-'));
-            is_plain.then(|| plain.parse::<f64>().ok()).flatten()
-        })
-        .collect();
-    match numbers {
-        Some(numbers) if numbers.len() >= 2 => {
-            let sum: f64 = numbers.iter().sum();
-            let mean = sum / numbers.len() as f64;
-            format!("; sum {}, mean {}", plain_number(sum), plain_number(mean))
-        }
-        _ => String::new(),
-    }
-}
-
-/// A number without float noise: up to four decimals, trailing zeros cut.
-fn plain_number(x: f64) -> String {
-    let s = format!("{x:.4}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" { "0".into() } else { s.to_string() }
 }
 
 fn first_line(text: &str) -> &str {

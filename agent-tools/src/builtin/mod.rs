@@ -7,6 +7,7 @@ mod names;
 mod nearby;
 mod root;
 mod search;
+mod table;
 mod words;
 mod written;
 

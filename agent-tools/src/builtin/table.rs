@@ -1,0 +1,194 @@
+//! Tables among the files (`.csv`, `.tsv`): their cells, their rows
+//! labelled with the header's names, and the sums a `grep` adds for a
+//! column named by the pattern or for the rows that matched.
+
+use std::path::Path;
+
+/// The cell separator of a table whose first line names its columns
+/// (`.csv`: `,`, `.tsv`: a tab); `None` for other files.
+pub(super) fn table_separator(path: &Path) -> Option<char> {
+    let extension = path.extension().and_then(|e| e.to_str())?;
+    if extension.eq_ignore_ascii_case("csv") {
+        Some(',')
+    } else if extension.eq_ignore_ascii_case("tsv") {
+        Some('\t')
+    } else {
+        None
+    }
+}
+
+/// Columns a row is shown with names for, at most.
+pub(super) const MAX_LABELLED_COLUMNS: usize = 16;
+
+/// `name: value | name: value` for a row with as many cells as the
+/// header names; `None` otherwise.
+pub(super) fn labelled_row(line: &str, separator: char, names: &[String]) -> Option<String> {
+    let values = cells(line, separator);
+    if values.len() != names.len() || names.len() > MAX_LABELLED_COLUMNS {
+        return None;
+    }
+    let row = names
+        .iter()
+        .zip(&values)
+        .map(|(name, value)| format!("{name}: {value}"))
+        .collect::<Vec<_>>()
+        .join(" | ");
+    Some(row.chars().take(300).collect())
+}
+
+/// Values shown at most for a column.
+pub(super) const MAX_COLUMN_VALUES: usize = 100;
+
+/// The cells of one line of a table, split on its separator, with
+/// double-quoted cells (which may hold the separator) unquoted.
+pub(super) fn cells(line: &str, separator: char) -> Vec<String> {
+    let mut cells = Vec::new();
+    let mut cell = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                cell.push('"');
+                chars.next();
+            }
+            '"' => quoted = !quoted,
+            c if c == separator && !quoted => cells.push(std::mem::take(&mut cell)),
+            c => cell.push(c),
+        }
+    }
+    cells.push(cell);
+    cells.into_iter().map(|c| c.trim().to_string()).collect()
+}
+
+/// `column `NAME`: v1, v2, …` for the one column of the table `text`
+/// whose name `regex` matches; `None` when it matches none or several.
+pub(super) fn column_values(text: &str, path: &Path, regex: &regex::Regex) -> Option<String> {
+    let separator = table_separator(path)?;
+    let mut lines = text.lines();
+    let header = cells(lines.next()?, separator);
+    let mut named = header.iter().enumerate().filter(|(_, h)| regex.is_match(h));
+    let (index, name) = named.next()?;
+    if named.next().is_some() {
+        return None;
+    }
+    let rows: Vec<String> = lines
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| cells(l, separator).get(index).cloned().unwrap_or_default())
+        .collect();
+    let mut shown: Vec<String> = rows
+        .iter()
+        .take(MAX_COLUMN_VALUES)
+        .map(|v| v.chars().take(60).collect())
+        .collect();
+    if rows.len() > MAX_COLUMN_VALUES {
+        shown.push(format!("… {} more", rows.len() - MAX_COLUMN_VALUES));
+    }
+    Some(format!(
+        "column `{name}` ({} rows): {}{}",
+        rows.len(),
+        shown.join(", "),
+        column_summary(&rows)
+    ))
+}
+
+/// `; sum …, mean …` for a column whose every cell is a plain number
+/// (a small model asked for a column usually wants to add it up, and
+/// adds badly); empty otherwise.
+pub(super) fn column_summary(rows: &[String]) -> String {
+    let numbers: Option<Vec<f64>> = rows.iter().map(|v| plain_value(v)).collect();
+    match numbers {
+        Some(numbers) if numbers.len() >= 2 => {
+            let sum: f64 = numbers.iter().sum();
+            let mean = sum / numbers.len() as f64;
+            format!("; sum {}, mean {}", plain_number(sum), plain_number(mean))
+        }
+        _ => String::new(),
+    }
+}
+
+/// A number without float noise: up to four decimals, trailing zeros cut.
+pub(super) fn plain_number(x: f64) -> String {
+    let s = format!("{x:.4}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".into() } else { s.to_string() }
+}
+
+/// The value of a cell written as a plain number (digits, a point, a
+/// minus sign); `None` for anything else.
+fn plain_value(cell: &str) -> Option<f64> {
+    let plain = cell.trim();
+    let is_plain = !plain.is_empty()
+        && plain
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-'));
+    is_plain.then(|| plain.parse::<f64>().ok()).flatten()
+}
+
+/// Numeric columns summed up over a grep's matching rows, at most.
+const MAX_SUMMED_COLUMNS: usize = 4;
+
+/// `the N matching rows: `col` sum …, mean …, highest … (line L: label),
+/// lowest …` for each column whose every matching cell is a plain
+/// number, when a table has two matching rows or more (`rows`: line
+/// number and cells, as many as `names`); `None` otherwise. A small
+/// model asked which row is highest, or what some rows add up to, picks
+/// the first row or adds badly. The label of a row is its text cells
+/// that differ between the matching rows (the region, not the month
+/// every row shares).
+pub(super) fn matching_rows_summary(
+    rows: &[(usize, Vec<String>)],
+    names: &[String],
+) -> Option<String> {
+    if rows.len() < 2 {
+        return None;
+    }
+    let column = |i: usize| rows.iter().map(move |(_, cells)| cells[i].as_str());
+    let numeric: Vec<usize> = (0..names.len())
+        .filter(|&i| column(i).all(|cell| plain_value(cell).is_some()))
+        .collect();
+    let labels: Vec<usize> = (0..names.len())
+        .filter(|i| !numeric.contains(i))
+        .filter(|&i| column(i).any(|cell| cell != rows[0].1[i]))
+        .collect();
+    let label = |(line, cells): &(usize, Vec<String>)| -> String {
+        let text: Vec<&str> = labels.iter().map(|&i| cells[i].as_str()).collect();
+        let text: String = text.join(", ").chars().take(60).collect();
+        if text.is_empty() {
+            format!("line {line}")
+        } else {
+            format!("line {line}: {text}")
+        }
+    };
+    let summaries: Vec<String> = numeric
+        .iter()
+        .take(MAX_SUMMED_COLUMNS)
+        .map(|&i| {
+            let value = |row: &(usize, Vec<String>)| plain_value(&row.1[i]).unwrap_or(0.0);
+            let sum: f64 = rows.iter().map(value).sum();
+            let mean = sum / rows.len() as f64;
+            let mut text = format!(
+                "`{}` sum {}, mean {}",
+                names[i],
+                plain_number(sum),
+                plain_number(mean)
+            );
+            let highest = rows.iter().max_by(|a, b| value(a).total_cmp(&value(b)));
+            let lowest = rows.iter().min_by(|a, b| value(a).total_cmp(&value(b)));
+            if let (Some(high), Some(low)) = (highest, lowest)
+                && value(high) > value(low)
+            {
+                text.push_str(&format!(
+                    ", highest {} ({}), lowest {} ({})",
+                    high.1[i],
+                    label(high),
+                    low.1[i],
+                    label(low)
+                ));
+            }
+            text
+        })
+        .collect();
+    (!summaries.is_empty())
+        .then(|| format!("the {} matching rows: {}", rows.len(), summaries.join("; ")))
+}
