@@ -104,17 +104,7 @@ impl Grounding {
     /// learned numbers since (the model looked something up in between)
     /// and they still do not hold it: then it is sent back a second and
     /// last time.
-    ///
-    /// Before any tool gave a result (`before_lookups`, in a run that can
-    /// look things up), a power of ten past a hundred or a constant is not
-    /// taken as known: a small model asked for a yearly cost computed
-    /// `12 * 100` before reading the file that held the costs.
-    pub(super) fn check(
-        &mut self,
-        key: &str,
-        arguments: &Value,
-        before_lookups: bool,
-    ) -> Vec<String> {
+    pub(super) fn check(&mut self, key: &str, arguments: &Value) -> Vec<String> {
         let learned = self.known.len();
         if self.warned.contains(key) {
             match self.warned_at.get(key) {
@@ -125,12 +115,7 @@ impl Grounding {
             }
         }
         let mut missing = Vec::new();
-        let rule = if before_lookups {
-            Rule::Small
-        } else {
-            Rule::Everyday
-        };
-        collect_ungrounded(arguments, self, rule, &mut missing);
+        collect_ungrounded(arguments, self, Rule::Everyday, &mut missing);
         missing.dedup();
         if !missing.is_empty() && self.warned.insert(key.to_string()) {
             self.warned_at.insert(key.to_string(), learned);
@@ -214,10 +199,6 @@ impl Grounding {
 enum Rule {
     /// Small numbers, powers of ten and a few constants are known.
     Everyday,
-    /// Numbers under a hundred are known, but not a power of ten past it
-    /// nor a constant: a computing call made before anything was looked
-    /// up, in a run that can look things up.
-    Small,
     /// Only the conversation's numbers (and rounded copies of them).
     Strict,
 }
@@ -264,13 +245,8 @@ fn is_grounded(written: &str, digits: &str, known: &Grounding, rule: Rule) -> bo
     // Small numbers (`4`, `12`, `60`, `0.5`) and powers of ten are
     // everyday arithmetic; a round number past a hundred (`300`,
     // `6,700,000`) is a fact, and small models make those up.
-    let small = magnitude(written) < 100.0;
-    let everyday = match rule {
-        Rule::Everyday => digits == "1" || small,
-        Rule::Small => small,
-        Rule::Strict => false,
-    };
-    if everyday && digits.len() <= 2 {
+    if rule == Rule::Everyday && digits.len() <= 2 && (digits == "1" || magnitude(written) < 100.0)
+    {
         return true;
     }
     if digits.len() <= 2 {

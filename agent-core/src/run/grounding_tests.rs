@@ -3,13 +3,6 @@ use super::*;
 use crate::run::reasons::*;
 use serde_json::json;
 
-impl Grounding {
-    /// `check` once something was looked up.
-    fn check_after(&mut self, key: &str, arguments: &Value) -> Vec<String> {
-        self.check(key, arguments, false)
-    }
-}
-
 fn grounding(texts: &[&str]) -> Grounding {
     let mut g = Grounding::default();
     let messages: Vec<Message> = texts.iter().map(|t| Message::user(*t)).collect();
@@ -39,59 +32,39 @@ fn made_up_numbers_are_found_and_copied_ones_are_not() {
         "Observation: Paris: about 2,100,000 people. Berlin: 3.8 million.",
     ]);
     let call = json!({"expression": "2100000 + 3800000"});
-    assert!(g.check_after("a", &call).is_empty());
+    assert!(g.check("a", &call).is_empty());
     let made_up = json!({"expression": "2140000 + 3667000 / 2"});
-    assert_eq!(g.check_after("b", &made_up), ["2140000", "3667000"]);
+    assert_eq!(g.check("b", &made_up), ["2140000", "3667000"]);
     // Sent back once; the same call again runs.
-    assert!(g.check_after("b", &made_up).is_empty());
-}
-
-#[test]
-fn before_any_lookup_a_round_number_past_a_hundred_is_not_known() {
-    let mut g = grounding(&["Question: What do our subscriptions cost per year?"]);
-    let guess = json!({"expression": "12 * 100"});
-    assert_eq!(g.check("y", &guess, true), ["100"]);
-    assert!(
-        g.check("s", &json!({"expression": "60 * 60 * 24 * 7 / 0.5"}), true)
-            .is_empty()
-    );
-    assert_eq!(
-        g.check("h", &json!({"expression": "8 * 3600"}), true),
-        ["3600"]
-    );
-    // Once something was looked up, they are everyday numbers again.
-    assert!(
-        g.check_after("z", &json!({"expression": "12 * 100 + 3600"}))
-            .is_empty()
-    );
+    assert!(g.check("b", &made_up).is_empty());
 }
 
 #[test]
 fn a_call_made_again_after_a_lookup_that_did_not_ground_it_is_sent_back_once_more() {
     let mut g = grounding(&["Question: How many hours at 80 km/h along the Great Wall?"]);
     let made_up = json!({"expression": "3710 / 80"});
-    assert_eq!(g.check_after("w", &made_up), ["3710"]);
+    assert_eq!(g.check("w", &made_up), ["3710"]);
     // The model looked the length up, then made the same call: the
     // result it found does not hold 3710.
     g.learn("Great Wall of China: its walls total about 21,196 kilometres.");
-    assert_eq!(g.check_after("w", &made_up), ["3710"]);
+    assert_eq!(g.check("w", &made_up), ["3710"]);
     // Twice sent back: the third time runs, whatever was learned.
     g.learn("Moon: about 384,400 kilometres.");
-    assert!(g.check_after("w", &made_up).is_empty());
+    assert!(g.check("w", &made_up).is_empty());
     // Made again at once, with nothing learned in between, it runs.
     assert_eq!(
-        g.check_after("c", &json!({"expression": "8849 * 3.28084"})),
+        g.check("c", &json!({"expression": "8849 * 3.28084"})),
         ["8849", "3.28084"]
     );
     assert!(
-        g.check_after("c", &json!({"expression": "8849 * 3.28084"}))
+        g.check("c", &json!({"expression": "8849 * 3.28084"}))
             .is_empty()
     );
     // A lookup that grounds it lets it run at once.
     let guessed = json!({"expression": "124000000 / 2"});
-    assert_eq!(g.check_after("j", &guessed), ["124000000"]);
+    assert_eq!(g.check("j", &guessed), ["124000000"]);
     g.learn("Japan: about 124,000,000 people.");
-    assert!(g.check_after("j", &guessed).is_empty());
+    assert!(g.check("j", &guessed).is_empty());
 }
 
 #[test]
@@ -99,12 +72,12 @@ fn a_list_written_without_spaces_is_grounded_by_its_numbers() {
     let mut g = grounding(&["Observation: 1| run,latency_ms\n2| 1,212\n3| 2,198\n4| 3,240"]);
     // Read as one number it is unknown; read as a list, every number is.
     let list = json!({"expression": "mean(212,198,240)"});
-    assert!(g.check_after("a", &list).is_empty());
+    assert!(g.check("a", &list).is_empty());
     // A list with a made-up number, and thousands groups, still count.
     let made_up = json!({"expression": "mean(212,198,251)"});
-    assert_eq!(g.check_after("b", &made_up), ["212,198,251"]);
+    assert_eq!(g.check("b", &made_up), ["212,198,251"]);
     let thousands = json!({"expression": "3,212,000 / 2"});
-    assert_eq!(g.check_after("c", &thousands), ["3,212,000"]);
+    assert_eq!(g.check("c", &thousands), ["3,212,000"]);
 }
 
 #[test]
@@ -118,15 +91,15 @@ fn small_numbers_constants_and_rounded_copies_are_known() {
         "2 ** 10",
     ] {
         assert!(
-            g.check_after(expression, &json!({"expression": expression}))
+            g.check(expression, &json!({"expression": expression}))
                 .is_empty(),
             "{expression}"
         );
     }
-    assert_eq!(g.check_after("x", &json!({"n": 4271})), ["4271"]);
+    assert_eq!(g.check("x", &json!({"n": 4271})), ["4271"]);
     // Float noise is the round number it stands for.
     assert!(
-        g.check_after(
+        g.check(
             "f",
             &json!({"expression": "18 * 2450 / 100.00000000000001"})
         )
@@ -134,11 +107,11 @@ fn small_numbers_constants_and_rounded_copies_are_known() {
     );
     // A large round number is a fact to look up.
     assert_eq!(
-        g.check_after("y", &json!({"expression": "84000000 - 6700000"})),
+        g.check("y", &json!({"expression": "84000000 - 6700000"})),
         ["84000000", "6700000"]
     );
     assert!(
-        g.check_after("z", &json!({"expression": "2450 * 1000000"}))
+        g.check("z", &json!({"expression": "2450 * 1000000"}))
             .is_empty()
     );
 }
@@ -151,7 +124,7 @@ fn the_same_digits_ten_times_larger_or_smaller_are_not_known() {
     ]);
     // A dropped zero and an added one.
     assert_eq!(
-        g.check_after("a", &json!({"expression": "14000000 / 12400000 * 100"})),
+        g.check("a", &json!({"expression": "14000000 / 12400000 * 100"})),
         ["12400000"]
     );
     assert_eq!(g.check_answer("12500", false), ["12500"]);
@@ -160,14 +133,14 @@ fn the_same_digits_ten_times_larger_or_smaller_are_not_known() {
     // Units change by thousands or hundreds: millions, percentages.
     for expression in ["14 / 124 * 100", "1.25 * 1000", "0.124e9 - 12.5 * 100"] {
         assert!(
-            g.check_after(expression, &json!({"expression": expression}))
+            g.check(expression, &json!({"expression": expression}))
                 .is_empty(),
             "{expression}"
         );
     }
-    assert!(g.check_after("n", &json!({"total": 1250})).is_empty());
+    assert!(g.check("n", &json!({"total": 1250})).is_empty());
     assert_eq!(
-        g.check_after("m", &json!({"total": 125})),
+        g.check("m", &json!({"total": 125})),
         [json!(125).to_string()]
     );
 }
@@ -213,7 +186,7 @@ fn the_models_own_turns_do_not_ground_a_number() {
         Message::assistant("Thought: Rome has 2,873,000 people."),
     ]);
     assert_eq!(
-        g.check_after("k", &json!({"expression": "2873000 * 2"})),
+        g.check("k", &json!({"expression": "2873000 * 2"})),
         ["2873000"]
     );
 }

@@ -125,10 +125,7 @@ impl Run {
             }
             let key = canonical_call_key(&call.name, &call.arguments);
             if grounding && state.grounded_tools.contains(&call.name) {
-                let before_lookups = !state.progress.any_result
-                    && state.task_index == state.head
-                    && !finding_tools(state).is_empty();
-                let missing = state.grounding.check(&key, &call.arguments, before_lookups);
+                let missing = state.grounding.check(&key, &call.arguments);
                 if !missing.is_empty() {
                     // Sent back before it counts as a call: the same call
                     // again is its first run, not a repeat.
