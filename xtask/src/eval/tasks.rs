@@ -82,3 +82,27 @@ pub(crate) fn materialize(task: &Task, dir: &Path) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_committed_task_set_loads_with_both_halves_and_distinct_ids() {
+        let evals = Path::new(env!("CARGO_MANIFEST_DIR")).join("../evals");
+        let mut ids = HashSet::new();
+        for file in ["tasks.jsonl", "probe.jsonl", "holdout.jsonl"] {
+            let tasks = load(&evals.join(file)).unwrap();
+            let half = |split: &str| tasks.iter().filter(|t| t.split == split).count();
+            assert_eq!(half("tune"), half("check"), "{file}");
+            for task in &tasks {
+                assert!(ids.insert(task.id.clone()), "{} twice", task.id);
+                assert!(
+                    task.answers.iter().all(|a| a.trim().chars().count() > 1),
+                    "{}: a one-character answer matches by accident",
+                    task.id
+                );
+            }
+        }
+    }
+}
