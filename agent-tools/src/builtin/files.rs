@@ -603,12 +603,7 @@ fn grep_in(
         let short_files = short_files.filter(|files| !files.is_empty());
         let shown_whole = short_files.is_some();
         if let Some(files) = short_files {
-            // A small model read a bare "no matches" as "not there" and
-            // gave up with the answer shown below it, written otherwise.
-            let they = if files.len() == 1 { "it" } else { "they" };
-            message.push_str(&format!(
-                ", but {they} may put it in other words or another language. "
-            ));
+            message.push_str(". ");
             message.push_str(&shown_whole_text(&files));
         } else if (2..=MAX_NAMED_FILES).contains(&texts.len()) {
             message.push_str(&format!(
