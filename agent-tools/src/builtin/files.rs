@@ -508,28 +508,31 @@ fn grep_in(
         // The table rows that matched, with their cells, for their sums.
         let mut matching_rows = Vec::new();
         for (n, line) in text.lines().enumerate() {
-            let labelled = || match (separator, &header_cells) {
-                (Some(sep), Some(names)) if n > 0 => labelled_row(line, sep, names),
-                _ => None,
-            };
+            // A table row's cells, split once: to match its labelled text,
+            // to show it and to sum it.
+            let in_table = separator.zip(header_cells.as_ref()).filter(|_| n > 0);
+            let mut row = None;
             let matches = match matcher {
                 LineMatch::Pattern(regex) => regex.is_match(line),
                 LineMatch::Words(stems) => {
-                    words::holds_each(&labelled().unwrap_or_else(|| line.to_string()), stems)
+                    let labelled = in_table
+                        .and_then(|(sep, names)| labelled_row(row.insert(cells(line, sep)), names));
+                    words::holds_each(&labelled.unwrap_or_else(|| line.to_string()), stems)
                 }
             };
             if matches {
                 only_header &= n == 0;
-                if let (Some(sep), Some(names)) = (separator, &header_cells)
-                    && n > 0
-                {
-                    let row = cells(line, sep);
+                let mut labelled = None;
+                if let Some((sep, names)) = in_table {
+                    let row = row.take().unwrap_or_else(|| cells(line, sep));
+                    if out.len() < MAX_GREP_MATCHES {
+                        labelled = labelled_row(&row, names);
+                    }
                     if row.len() == names.len() {
                         matching_rows.push((n + 1, row));
                     }
                 }
                 if out.len() < MAX_GREP_MATCHES {
-                    let labelled = labelled();
                     if let Some(row) = labelled {
                         out.push(format!("{shown}:{}: {row}", n + 1));
                         continue;

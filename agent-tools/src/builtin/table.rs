@@ -20,16 +20,15 @@ pub(super) fn table_separator(path: &Path) -> Option<char> {
 /// Columns a row is shown with names for, at most.
 pub(super) const MAX_LABELLED_COLUMNS: usize = 16;
 
-/// `name: value | name: value` for a row with as many cells as the
-/// header names; `None` otherwise.
-pub(super) fn labelled_row(line: &str, separator: char, names: &[String]) -> Option<String> {
-    let values = cells(line, separator);
+/// `name: value | name: value` for a row (its cells) with as many cells
+/// as the header names; `None` otherwise.
+pub(super) fn labelled_row(values: &[String], names: &[String]) -> Option<String> {
     if values.len() != names.len() || names.len() > MAX_LABELLED_COLUMNS {
         return None;
     }
     let row = names
         .iter()
-        .zip(&values)
+        .zip(values)
         .map(|(name, value)| format!("{name}: {value}"))
         .collect::<Vec<_>>()
         .join(" | ");
