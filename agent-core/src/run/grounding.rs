@@ -20,10 +20,13 @@
 //! too. Its scale must fit: the same digits ten times larger or smaller
 //! (`12400000` for `124,000,000`, `12500` for `1250`) are a dropped or an
 //! added zero, not a unit change, and do not count. Numbers under a
-//! hundred with one or two significant digits (`4`, `12`, `0.5`), powers
-//! of ten and a few calendar and unit constants are
-//! taken as known, except in an answer given before any tool returned a
-//! result: there only the system prompt's and the task's numbers are.
+//! hundred with one or two significant digits (`4`, `12`, `0.5`) and a
+//! few calendar and unit constants are taken as known, except in an
+//! answer given before any tool returned a result: there only the system
+//! prompt's and the task's numbers are. In a computing call the powers
+//! of ten that convert units or scales are known too (a hundred, a
+//! thousand, a million; ten thousand where the conversation has numbers
+//! that large), but not in an answer.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -135,7 +138,7 @@ impl Grounding {
         let rule = if before_results {
             Rule::Strict
         } else {
-            Rule::Everyday
+            Rule::Answer
         };
         let missing = self.ungrounded_by(answer, rule);
         if !missing.is_empty() {
@@ -154,9 +157,9 @@ impl Grounding {
         Some(claim)
     }
 
-    /// The numbers of `text` the conversation does not hold.
+    /// The numbers of an answer `text` the conversation does not hold.
     pub(super) fn ungrounded_in(&self, text: &str) -> Vec<String> {
-        self.ungrounded_by(text, Rule::Everyday)
+        self.ungrounded_by(text, Rule::Answer)
     }
 
     /// The numbers of `text` that are not known under `rule`.
@@ -188,6 +191,44 @@ impl Grounding {
             .map(|(_, as_written)| as_written.as_str())
     }
 
+    /// Whether a power of ten at `scale` is a factor that converts units
+    /// or scales: a hundred or a thousand, a million, a billion or a
+    /// trillion, or any power up to the largest number the conversation
+    /// holds (ten thousand where it writes `万`). `10000` as the length of
+    /// a wall is a made-up fact, and a power of ten past every number in
+    /// sight (`1000…0`, a run of zeros from a model stuck repeating
+    /// itself) is no factor at all.
+    fn converts_with(&self, scale: Option<i32>) -> bool {
+        let Some(scale) = scale else {
+            return false;
+        };
+        let largest = self.scales.values().flat_map(BTreeMap::keys).max().copied();
+        scale <= 3 || matches!(scale, 6 | 9 | 12) || largest.is_some_and(|l| scale <= l)
+    }
+
+    /// Whether `digits` were written at exactly `scale`.
+    fn written_at(&self, digits: &str, scale: Option<i32>) -> bool {
+        scale.is_some_and(|scale| {
+            self.scales
+                .get(digits)
+                .is_some_and(|seen| seen.contains_key(&scale))
+        })
+    }
+
+    /// Whether `written` is a known percentage added to or taken from
+    /// one: `1.18` or `0.82` for `18%`, `1.0275` for `2.75%`, the factor
+    /// of a tip, a discount or a year of interest.
+    fn knows_percent_factor(&self, written: &str) -> bool {
+        let Ok(value) = written.parse::<f64>() else {
+            return false;
+        };
+        if !(value > 0.0 && value < 2.0) || value == 1.0 {
+            return false;
+        }
+        let change = format!("{:.10}", (value - 1.0).abs());
+        significant_digits(&change).is_some_and(|digits| self.knows(&digits, scale_of(&change)))
+    }
+
     /// Whether `digits`, written at `scale`, are known in that scale.
     fn knows(&self, digits: &str, scale: Option<i32>) -> bool {
         self.known.contains(digits) && self.fits_scale(digits, scale)
@@ -197,8 +238,13 @@ impl Grounding {
 /// Which numbers count as known without being in the conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Rule {
-    /// Small numbers, powers of ten and a few constants are known.
+    /// In a computing call: small numbers, a few constants and the powers
+    /// of ten that convert units or scales are known.
     Everyday,
+    /// In an answer after tool results: small numbers and constants are
+    /// known, powers of ten from a hundred up are not. A bare `1000` or
+    /// `100` no result holds is a guess, not a count or a conversion.
+    Answer,
     /// Only the conversation's numbers (and rounded copies of them).
     Strict,
 }
@@ -236,17 +282,28 @@ fn collect_ungrounded(value: &Value, known: &Grounding, rule: Rule, out: &mut Ve
 
 fn is_grounded(written: &str, digits: &str, known: &Grounding, rule: Rule) -> bool {
     let scale = scale_of(written);
-    if known.knows(digits, scale) {
+    if digits == "1" {
+        // A power of ten: every `1` of a result (a line number, a
+        // version) has its digits, so only the same power counts.
+        if known.written_at(digits, scale) {
+            return true;
+        }
+    } else if known.knows(digits, scale) {
         return true;
     }
-    if rule == Rule::Everyday && KNOWN_CONSTANTS.contains(&digits) {
+    if rule != Rule::Strict && known.knows_percent_factor(written) {
         return true;
     }
-    // Small numbers (`4`, `12`, `60`, `0.5`) and powers of ten are
-    // everyday arithmetic; a round number past a hundred (`300`,
-    // `6,700,000`) is a fact, and small models make those up.
-    if rule == Rule::Everyday && digits.len() <= 2 && (digits == "1" || magnitude(written) < 100.0)
-    {
+    if rule != Rule::Strict && KNOWN_CONSTANTS.contains(&digits) {
+        return true;
+    }
+    // Small numbers (`4`, `12`, `60`, `0.5`) are everyday arithmetic; a
+    // round number past a hundred (`300`, `6,700,000`) is a fact, and
+    // small models make those up.
+    if rule != Rule::Strict && digits.len() <= 2 && magnitude(written) < 100.0 {
+        return true;
+    }
+    if rule == Rule::Everyday && digits == "1" && known.converts_with(scale) {
         return true;
     }
     if digits.len() <= 2 {

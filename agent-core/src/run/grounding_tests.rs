@@ -228,3 +228,71 @@ fn the_reason_names_the_numbers_and_where_to_find_them() {
         "1.25 is ten times too small: the results say 12.5; 140 million has one zero too many: the results say 14 million. Make the call again with 12.5 in place of 1.25, and 14000000 in place of 140 million"
     );
 }
+
+#[test]
+fn a_power_of_ten_in_a_call_is_known_only_as_a_factor_that_converts() {
+    let mut g = grounding(&["Question: walking the Great Wall at 25 km a day, how many days?"]);
+    // A made-up length is a fact to look up.
+    assert_eq!(
+        g.check("a", &json!({"expression": "10000 / 25"})),
+        ["10000"]
+    );
+    // Units and scales convert with a hundred, a thousand, a million.
+    for expression in ["25 * 1000", "25 / 100", "25 * 1000000", "0.001 * 25"] {
+        assert!(
+            g.check(expression, &json!({"expression": expression}))
+                .is_empty(),
+            "{expression}"
+        );
+    }
+    // A run of zeros past every number in sight is no factor.
+    let runaway = format!("25 * 1{}", "0".repeat(60));
+    let missing = g.check("b", &json!({ "expression": runaway }));
+    assert_eq!(missing.len(), 1, "{missing:?}");
+    assert!(missing[0].starts_with("1000"), "{missing:?}");
+    // Ten thousand converts where the conversation has numbers that large.
+    let mut g = grounding(&["Question: 東京の人口は?", "Tokyo: 1400万人"]);
+    assert!(
+        g.check("c", &json!({"expression": "1400 * 10000"}))
+            .is_empty()
+    );
+}
+
+#[test]
+fn a_percentage_added_to_or_taken_from_one_is_known() {
+    let mut g = grounding(&["Question: 8,000 at 2.75% a year for 6 years, and an 18% tip"]);
+    for expression in ["8000 * 1.0275 ** 6", "8000 * 1.18", "8000 * 0.82"] {
+        assert!(
+            g.check(expression, &json!({"expression": expression}))
+                .is_empty(),
+            "{expression}"
+        );
+    }
+    assert_eq!(
+        g.check("d", &json!({"expression": "8000 * 1.07"})),
+        ["1.07"]
+    );
+}
+
+#[test]
+fn an_answer_that_is_a_power_of_ten_must_come_from_the_results() {
+    let mut g = grounding(&["Question: what is the connect timeout?", "1| # fetchkit"]);
+    assert_eq!(g.check_answer("1000", false), ["1000"]);
+    let g = grounding(&["Question: what is the connect timeout?", "1| # fetchkit"]);
+    assert_eq!(g.ungrounded_in("It is 100 ms."), ["100"]);
+    // From a result it stands, and small counts need no result.
+    let mut g = grounding(&["Question: what is the timeout?", "timeout_ms = 1,000"]);
+    assert!(g.check_answer("1000 ms", false).is_empty());
+    let mut g = grounding(&["Question: how many files?", "a.md, b.md, c.md"]);
+    assert!(g.check_answer("There are 3 files.", false).is_empty());
+}
+
+#[test]
+fn a_runaway_number_is_named_by_its_start_and_length() {
+    let runaway = format!("1{}", "0".repeat(60));
+    let reason = ungrounded_reason(&[runaway], &["search"], &[]);
+    assert!(
+        reason.starts_with("10000000… (61 characters) is not in the question"),
+        "{reason}"
+    );
+}

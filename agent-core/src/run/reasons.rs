@@ -15,7 +15,7 @@ pub(super) fn ungrounded_answer_reason(
     compute_with: &[String],
     before_results: bool,
 ) -> String {
-    let shown: Vec<&str> = numbers.iter().take(4).map(String::as_str).collect();
+    let shown = shown(numbers);
     let verb = if shown.len() == 1 { "is" } else { "are" };
     let how = match (compute_with, before_results) {
         ([], _) => "Look it up with the tools first".to_string(),
@@ -46,7 +46,7 @@ pub(super) fn false_claim_reason(claim: &FalseClaim, compute_with: &[String]) ->
 /// Why an answer on a forced answer turn, when no tool can be called, is
 /// asked again.
 pub(super) fn ungrounded_answer_turn_reason(numbers: &[String]) -> String {
-    let shown: Vec<&str> = numbers.iter().take(4).map(String::as_str).collect();
+    let shown = shown(numbers);
     let verb = if shown.len() == 1 { "is" } else { "are" };
     format!(
         "the answer has {} which {verb} in no tool result; answer only with what the results show, or say that they do not show it",
@@ -57,7 +57,7 @@ pub(super) fn ungrounded_answer_turn_reason(numbers: &[String]) -> String {
 /// Why an answer on a forced answer turn gets a compute round: it has
 /// numbers no tool gave, and `compute_with` names the tools that compute.
 pub(super) fn answer_compute_reason(numbers: &[String], compute_with: &[String]) -> String {
-    let shown: Vec<&str> = numbers.iter().take(4).map(String::as_str).collect();
+    let shown = shown(numbers);
     let verb = if shown.len() == 1 { "is" } else { "are" };
     let names: Vec<&str> = compute_with.iter().map(String::as_str).collect();
     format!(
@@ -75,7 +75,7 @@ pub(super) fn ungrounded_reason(
     find_with: &[&str],
     miscopied: &[(String, String)],
 ) -> String {
-    let shown: Vec<&str> = numbers.iter().take(4).map(String::as_str).collect();
+    let shown = shown(numbers);
     if !miscopied.is_empty() && miscopied.len() == numbers.len() {
         return miscopy_reason(miscopied);
     }
@@ -94,6 +94,25 @@ pub(super) fn ungrounded_reason(
     format!(
         "{list} {verb} not in the question or in any tool result. {find}; if you are sure {they} right, make this same call again"
     )
+}
+
+/// The first four of `numbers` as a message names them. A number past
+/// 24 characters (a model stuck repeating a digit) is cut to its start
+/// and its length, so the message does not repeat the runaway.
+fn shown(numbers: &[String]) -> Vec<String> {
+    numbers
+        .iter()
+        .take(4)
+        .map(|written| {
+            let length = written.chars().count();
+            if length > 24 {
+                let start: String = written.chars().take(8).collect();
+                format!("{start}… ({length} characters)")
+            } else {
+                written.clone()
+            }
+        })
+        .collect()
 }
 
 /// Names as alternatives: `a`, `a or b`, `a, b or c`.
