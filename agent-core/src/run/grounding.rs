@@ -503,7 +503,9 @@ fn significant_digits(written: &str) -> Option<String> {
             .chars()
             .filter(|c| *c != ',' && *c != '_')
             .collect();
-        if let Ok(value) = plain.trim().parse::<f64>() {
+        if let Ok(value) = plain.trim().parse::<f64>()
+            && value.is_finite()
+        {
             digits = format!("{value:.11e}")
                 .split('e')
                 .next()

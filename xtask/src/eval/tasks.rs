@@ -91,7 +91,12 @@ mod tests {
     fn every_committed_task_set_loads_with_both_halves_and_distinct_ids() {
         let evals = Path::new(env!("CARGO_MANIFEST_DIR")).join("../evals");
         let mut ids = HashSet::new();
-        for file in ["tasks.jsonl", "probe.jsonl", "probe2.jsonl", "holdout.jsonl"] {
+        for file in [
+            "tasks.jsonl",
+            "probe.jsonl",
+            "probe2.jsonl",
+            "holdout.jsonl",
+        ] {
             let tasks = load(&evals.join(file)).unwrap();
             let half = |split: &str| tasks.iter().filter(|t| t.split == split).count();
             assert_eq!(half("tune"), half("check"), "{file}");
