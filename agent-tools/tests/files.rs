@@ -869,3 +869,46 @@ async fn a_search_that_finds_nothing_says_so_to_the_run() {
     let (nothing, out) = found_nothing("grep", json!({"pattern": "beta"})).await;
     assert!(!nothing, "{out}");
 }
+
+#[tokio::test]
+async fn dated_files_are_listed_with_their_weekday_and_read_back_with_it() {
+    // "Thursday's standup" names a file by its weekday; the file's name
+    // holds only the date.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("notes/standups")).unwrap();
+    std::fs::write(
+        root.join("notes/standups/2024-03-12.md"),
+        "- Ana: invoices\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("notes/standups/2024-03-14.md"),
+        "- Kenji: upgrade\n",
+    )
+    .unwrap();
+    let tools = tools(root, true);
+    let listed = call(&tools, "search_files", json!({"glob": "*.md"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        listed,
+        "notes/standups/2024-03-12.md (Tuesday)\nnotes/standups/2024-03-14.md (Thursday)"
+    );
+    let (_, missing) = call(&tools, "read_file", json!({"path": "standup.txt"}))
+        .await
+        .unwrap_err();
+    assert!(
+        missing.contains("notes/standups/2024-03-14.md (Thursday)"),
+        "{missing}"
+    );
+    // A path copied with its weekday reads the file.
+    let read = call(
+        &tools,
+        "read_file",
+        json!({"path": "notes/standups/2024-03-14.md (Thursday)"}),
+    )
+    .await
+    .unwrap();
+    assert!(read.contains("Kenji"), "{read}");
+}

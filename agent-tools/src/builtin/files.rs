@@ -11,6 +11,7 @@ use agent_core::{Tool, ToolError, ToolOutput};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use super::dated;
 use super::nearby::{self, walk};
 use super::root::{Access, FileRoot, RootError};
 use super::table::{cells, column_values, labelled_row, matching_rows_summary, table_separator};
@@ -276,7 +277,8 @@ fn substitute(
         Ok(path) => {
             let given: String = given.chars().take(80).collect();
             let note = format!(
-                "`{given}` is not a {kind} in the working directory; the closest one is `{closest}`"
+                "`{given}` is not a {kind} in the working directory; the closest one is `{closest}`{}",
+                dated::weekday_note(closest)
             );
             Ok((path, Some(note)))
         }
@@ -353,7 +355,11 @@ fn files_whole(files: &[(String, String)]) -> String {
     let mut out = String::new();
     for (shown, text) in files {
         let lines: Vec<&str> = text.lines().collect();
-        out.push_str(&format!("\n`{shown}`:\n{}", numbered(&lines, 1)));
+        out.push_str(&format!(
+            "\n`{shown}`{}:\n{}",
+            dated::weekday_note(shown),
+            numbered(&lines, 1)
+        ));
     }
     out
 }
@@ -634,7 +640,8 @@ fn grep_in(
 fn shown_whole_text(files: &[(String, String)]) -> String {
     match files {
         [(shown, text)] => format!(
-            "`{shown}` is short; here it is whole:\n{}",
+            "`{shown}`{} is short; here it is whole:\n{}",
+            dated::weekday_note(shown),
             numbered(&text.lines().collect::<Vec<_>>(), 1)
         ),
         _ => format!("They are short; here they are whole:{}", files_whole(files)),
@@ -673,7 +680,7 @@ fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<ToolOutput, To
             || name.is_some_and(|n| glob.is_match(n.as_ref()));
         if hit {
             if found.len() < MAX_LISTED_FILES {
-                found.push(from_root);
+                found.push(dated::with_weekday(&from_root));
             } else {
                 more += 1;
             }

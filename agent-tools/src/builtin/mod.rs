@@ -2,6 +2,7 @@
 //! [`FileTools`], plus [`registry`], which registers the ones asked for.
 
 mod calculator;
+mod dated;
 mod files;
 mod names;
 mod nearby;

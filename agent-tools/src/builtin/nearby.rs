@@ -13,6 +13,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use super::dated;
 use super::root::FileRoot;
 
 /// Files visited at most by one walk.
@@ -67,7 +68,7 @@ pub(crate) fn hint(root: &FileRoot, given: &str) -> String {
     if !similar.is_empty() {
         let list = similar
             .iter()
-            .map(|p| format!("`{p}`"))
+            .map(|p| format!("`{p}`{}", dated::weekday_note(p)))
             .collect::<Vec<_>>()
             .join(", ");
         return format!(" Similar paths: {list}. Read one with read_file.");
@@ -201,7 +202,10 @@ impl Listing {
 pub(crate) fn listing(root: &FileRoot, dir: &Path) -> Listing {
     let files = walk(dir);
     if files.len() <= MAX_FLAT_FILES {
-        let shown: Vec<String> = files.iter().map(|file| root.relative(file)).collect();
+        let shown: Vec<String> = files
+            .iter()
+            .map(|file| dated::with_weekday(&root.relative(file)))
+            .collect();
         return Listing {
             text: shown.join(", "),
             files_only: true,

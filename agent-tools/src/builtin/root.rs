@@ -18,6 +18,7 @@ use std::path::{Component, Path, PathBuf};
 
 use agent_core::ToolError;
 
+use super::dated;
 use super::nearby;
 
 /// Longest path accepted, in bytes.
@@ -92,7 +93,7 @@ impl FileRoot {
                 given.len()
             )));
         }
-        let normalized = given.trim().replace('\\', "/");
+        let normalized = dated::without_weekday(given.trim()).replace('\\', "/");
         let bytes = normalized.as_bytes();
         let has_drive = bytes.len() >= 2 && bytes[1] == b':' && bytes[0].is_ascii_alphabetic();
         if normalized.starts_with('/') || normalized.starts_with('~') || has_drive {
