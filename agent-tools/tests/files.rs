@@ -912,3 +912,22 @@ async fn dated_files_are_listed_with_their_weekday_and_read_back_with_it() {
     .unwrap();
     assert!(read.contains("Kenji"), "{read}");
 }
+
+#[tokio::test]
+async fn grep_reads_field_value_pairs_as_the_values_of_one_row() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("sales.csv"),
+        "region,month,revenue\nNorth,Jul,61800\nNorth,Aug,64500\nSouth,Aug,69300\n",
+    )
+    .unwrap();
+    let tools = tools(dir.path(), true);
+    let out = call(&tools, "grep", json!({"pattern": "region:North,Aug"}))
+        .await
+        .unwrap();
+    assert!(
+        out.starts_with("sales.csv:3: region: North | month: Aug | revenue: 64500"),
+        "{out}"
+    );
+    assert!(!out.contains("69300") && !out.contains("61800"), "{out}");
+}

@@ -3,14 +3,22 @@
 //! asks for "USB-C hubs" where the file says "USB-C hub", or for words in
 //! another order than the file's.
 
-/// The stems of the words of `text`, lower case: punctuation around a
+/// Marks that join fields rather than words: a model greps
+/// `region:North,Aug` or `dept=Sales` for the row that has both values.
+const FIELD_SEPARATORS: [char; 5] = [',', ';', '|', '=', ':'];
+
+/// The stems of the words of `text` (split at spaces and at
+/// [`FIELD_SEPARATORS`]), lower case: punctuation around a
 /// word and a possessive `'s` dropped, a plural `s` cut from a word of
 /// four letters or more (`hubs` → `hub`, not `bus`, not `class`). Words
 /// of one or two Latin letters (`a`, `of`, `de`) are left out, but not
 /// those with a digit (`2m`) or in another script (`东京`). `None` when no word is left, or when the
 /// stems would find no more than `text` itself did (one word, no stem).
 pub(crate) fn stems(text: &str) -> Option<Vec<String>> {
-    let stems: Vec<String> = text.split_whitespace().filter_map(stem).collect();
+    let stems: Vec<String> = text
+        .split(|c: char| c.is_whitespace() || FIELD_SEPARATORS.contains(&c))
+        .filter_map(stem)
+        .collect();
     let looser = stems.len() > 1 || stems.first().is_some_and(|s| *s != text.to_lowercase());
     (!stems.is_empty() && looser).then_some(stems)
 }
@@ -71,6 +79,19 @@ mod tests {
             Some(vec!["cable".into(), "2m".into()])
         );
         assert_eq!(stems("東京 人口"), Some(vec!["東京".into(), "人口".into()]));
+        assert_eq!(
+            stems("region:North,Aug"),
+            Some(vec!["region".into(), "north".into(), "aug".into()])
+        );
+        assert_eq!(
+            stems("dept=Sales; office=Berlin"),
+            Some(vec![
+                "dept".into(),
+                "sale".into(),
+                "office".into(),
+                "berlin".into()
+            ])
+        );
     }
 
     #[test]
