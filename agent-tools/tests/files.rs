@@ -931,3 +931,31 @@ async fn grep_reads_field_value_pairs_as_the_values_of_one_row() {
     );
     assert!(!out.contains("69300") && !out.contains("61800"), "{out}");
 }
+
+#[tokio::test]
+async fn grep_in_a_folder_that_is_not_there_searches_the_whole_root() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("lib/http")).unwrap();
+    std::fs::write(
+        dir.path().join("lib/http/client.py"),
+        "DEFAULT_CONNECT_TIMEOUT_MS = 2500\n",
+    )
+    .unwrap();
+    let tools = tools(dir.path(), true);
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "CONNECT_TIMEOUT", "path": "src"}),
+    )
+    .await
+    .unwrap();
+    assert!(
+        out.starts_with("`src` is not in the working directory; all of it was searched instead:\nlib/http/client.py:1: DEFAULT_CONNECT_TIMEOUT_MS = 2500"),
+        "{out}"
+    );
+    // A path outside the root is still refused.
+    let (kind, _) = call(&tools, "grep", json!({"pattern": "x", "path": "../.."}))
+        .await
+        .unwrap_err();
+    assert_eq!(kind, ToolErrorKind::Denied);
+}

@@ -430,7 +430,7 @@ fn grep(root: &FileRoot, args: GrepArgs) -> Result<ToolOutput, ToolError> {
                 first_line(&e.to_string())
             ))
         })?;
-    let (base, note) = resolve_dir_or_closest(root, args.path.as_deref().unwrap_or("."))?;
+    let (base, note) = resolve_grep_base(root, args.path.as_deref().unwrap_or("."))?;
     let output = match grep_in(root, &base, &args, &LineMatch::Pattern(&regex), is_regex) {
         Grep::Found(output) => output,
         Grep::Missed(missed) => {
@@ -449,6 +449,31 @@ fn grep(root: &FileRoot, args: GrepArgs) -> Result<ToolOutput, ToolError> {
         }
     };
     Ok(output_with_note(note, output))
+}
+
+/// Resolves where a `grep` looks: the path given, or the directory
+/// clearly meant, or, when the path given is not there at all, the whole
+/// working directory, with a note that says so. A model guesses a folder
+/// (`src` where the code is in `lib`); what it wants is the text,
+/// wherever it is, and told only that the folder is missing, a 1.5B
+/// model went on guessing folders until its step limit.
+fn resolve_grep_base(
+    root: &FileRoot,
+    given: &str,
+) -> Result<(std::path::PathBuf, Option<String>), ToolError> {
+    match resolve_dir_or_closest(root, given) {
+        Err(err) if err.kind() == ToolErrorKind::Failed => {
+            let Ok(base) = root.resolve(".", Access::Read) else {
+                return Err(err);
+            };
+            let shown: String = given.chars().take(80).collect();
+            let note = format!(
+                "`{shown}` is not in the working directory; all of it was searched instead"
+            );
+            Ok((base, Some(note)))
+        }
+        other => other,
+    }
 }
 
 /// What a `grep` line must match.
