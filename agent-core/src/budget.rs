@@ -149,7 +149,11 @@ pub struct Budget {
     /// keeps its prompt and drops the tool from its grammar; the native
     /// one lists the other tools (which costs that request and the next
     /// their prefix cache, on servers that render tools into the prompt).
-    /// A call to the set-aside tool in that turn is not run. Default on.
+    /// A call to the set-aside tool in that turn is not run. The same
+    /// happens when `loop_threshold` calls of one tool in a row fail with
+    /// the same kind of error, whatever their arguments: a model stepping
+    /// `..`, `../..`, `../../..` out of the root makes no repeat, and a
+    /// 1.5B model did so until its step limit. Default on.
     pub set_aside_failing_tool: bool,
     /// Optional history window for requests.
     pub history_window: Option<HistoryWindow>,

@@ -91,3 +91,41 @@ async fn turned_off_every_tool_stays_offered() {
         "{answers:?}"
     );
 }
+
+#[tokio::test]
+async fn a_tool_failing_the_same_way_three_times_in_a_row_is_set_aside_whatever_its_arguments() {
+    // A model stepping `..`, `../..`, `../../..`: no call repeats, and
+    // each fails as the one before.
+    let step =
+        |id: &str, n: u32| Completion::tool_calls(vec![call(id, "fail", json!({ "up": n }))]);
+    let model = ScriptedModel::new()
+        .reply(step("c1", 1))
+        .reply(step("c2", 2))
+        .reply(step("c3", 3))
+        .reply(step("c4", 4))
+        .reply(Completion::tool_calls(vec![call(
+            "c5",
+            "add",
+            json!({"a": 2, "b": 3}),
+        )]))
+        .text("5");
+    let (runner, model) = agent(model, Budget::default());
+    let outcome = runner.run("add two and three").await;
+    assert_eq!(outcome.answer.as_deref(), Some("5"));
+    let answers = tool_answers(&outcome);
+    assert!(!answers[1].1.contains("set aside"), "{answers:?}");
+    assert!(
+        answers[2]
+            .1
+            .ends_with("(Note: `fail` failed this way 3 times in a row. For the next turn, it is set aside: call add, sleep, seq, boom or lookup instead.)"),
+        "{answers:?}"
+    );
+    let requests = model.requests();
+    assert!(!offered(&requests[3]).contains(&"fail".to_string()));
+    assert_eq!(
+        answers[3].1,
+        "Error (not run): `fail` is set aside for this turn, after 3 calls of it failed in a row; call add, sleep, seq, boom or lookup instead"
+    );
+    // Three runs of `fail`, then the sum.
+    assert_eq!(outcome.tool_calls, 4);
+}

@@ -469,7 +469,9 @@ async fn the_same_result_from_reworded_calls_is_a_loop_too() {
     let outcome = runner.run("fail").await;
     assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
     assert_eq!(outcome.answer.as_deref(), Some("gave up again"));
-    assert_eq!(outcome.tool_calls, 4);
+    // The fourth is not run: three failures in a row set the tool aside
+    // for a turn (`Budget::set_aside_failing_tool`).
+    assert_eq!(outcome.tool_calls, 3);
 }
 
 #[tokio::test]

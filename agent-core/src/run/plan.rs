@@ -254,9 +254,11 @@ impl Run {
                     self.hint_lookup_before_computing(&mut observation);
                     let seen = self.count_result(&observation);
                     let failed_repeat = *plan == CallPlan::Repeat && observation.error.is_some();
+                    let streak_note = self.set_aside_after_failures(&call.name, observation.error);
                     let aside_note = failed_repeat
                         .then(|| self.set_aside_after_failed_repeat(&call.name))
-                        .flatten();
+                        .flatten()
+                        .or(streak_note);
                     if let Some(note) = aside_note {
                         observation.content.push_str(&note);
                     } else if *plan == CallPlan::Repeat && !observation.found_something() {

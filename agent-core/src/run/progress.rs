@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::tool::ToolErrorKind;
+
 /// What the tool rounds so far have given, for
 /// [`Budget::retry_after_failed_calls`](crate::Budget) and the same-result
 /// loop check.
@@ -44,4 +46,44 @@ pub(super) struct ToolProgress {
     /// not run ([`Budget::set_aside_failing_tool`](crate::Budget)).
     #[serde(default)]
     pub(super) set_aside: Option<String>,
+    /// The run's last calls that ran, when they are failures of one tool
+    /// with one kind of error, and how many there were in a row.
+    #[serde(default)]
+    pub(super) failing_streak: Option<FailingStreak>,
+}
+
+/// Calls of one tool that failed the same way, one after another, with
+/// whatever arguments (a model stepping `..`, `../..`, `../../..` up out
+/// of the root, or guessing one file name after another).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct FailingStreak {
+    /// The tool.
+    pub(super) tool: String,
+    /// Its error.
+    pub(super) kind: ToolErrorKind,
+    /// How many calls in a row.
+    pub(super) count: u32,
+}
+
+impl FailingStreak {
+    /// The streak after a call of `tool` that ran and failed with `error`
+    /// (`None` when it succeeded): one longer, a new one, or none.
+    pub(super) fn after(
+        streak: Option<Self>,
+        tool: &str,
+        error: Option<ToolErrorKind>,
+    ) -> Option<Self> {
+        let kind = error?;
+        match streak {
+            Some(mut streak) if streak.tool == tool && streak.kind == kind => {
+                streak.count += 1;
+                Some(streak)
+            }
+            _ => Some(Self {
+                tool: tool.to_string(),
+                kind,
+                count: 1,
+            }),
+        }
+    }
 }

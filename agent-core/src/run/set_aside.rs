@@ -10,7 +10,9 @@ use std::sync::Arc;
 use crate::message::ToolSpec;
 
 use super::Run;
+use super::progress::FailingStreak;
 use super::reasons::either;
+use crate::tool::ToolErrorKind;
 
 impl Run {
     /// After `tool`'s exact repeat failed again: sets it aside for the
@@ -26,6 +28,36 @@ impl Run {
         }
         let note = format!(
             "\n(Note: this exact call failed again. For the next turn, `{tool}` is set aside: call {} instead.)",
+            either(&others)
+        );
+        self.state.progress.set_aside = Some(tool.to_string());
+        Some(note)
+    }
+
+    /// After a call of `tool` that ran and failed with `error` (`None`
+    /// when it succeeded): when it is the [`Budget::loop_threshold`]th
+    /// call in a row of that tool to fail that way, whatever its
+    /// arguments, sets the tool aside for the next turn as above, and
+    /// returns the note that says so.
+    ///
+    /// [`Budget::loop_threshold`]: crate::Budget
+    pub(super) fn set_aside_after_failures(
+        &mut self,
+        tool: &str,
+        error: Option<ToolErrorKind>,
+    ) -> Option<String> {
+        let progress = &mut self.state.progress;
+        progress.failing_streak = FailingStreak::after(progress.failing_streak.take(), tool, error);
+        let count = progress.failing_streak.as_ref()?.count;
+        if !self.state.budget.set_aside_failing_tool || count < self.state.budget.loop_threshold {
+            return None;
+        }
+        let others = self.other_tools(tool);
+        if others.is_empty() {
+            return None;
+        }
+        let note = format!(
+            "\n(Note: `{tool}` failed this way {count} times in a row. For the next turn, it is set aside: call {} instead.)",
             either(&others)
         );
         self.state.progress.set_aside = Some(tool.to_string());
@@ -52,8 +84,16 @@ impl Run {
 
     /// Why a call to the set-aside tool `aside` is not run this round.
     pub(super) fn set_aside_reason(&self, aside: &str) -> String {
+        let why = match &self.state.progress.failing_streak {
+            Some(streak)
+                if streak.tool == aside && streak.count >= self.state.budget.loop_threshold =>
+            {
+                format!("{} calls of it failed in a row", streak.count)
+            }
+            _ => "the same call failed twice".to_string(),
+        };
         format!(
-            "`{aside}` is set aside for this turn, after the same call failed twice; call {} instead",
+            "`{aside}` is set aside for this turn, after {why}; call {} instead",
             either(&self.other_tools(aside))
         )
     }
