@@ -22,16 +22,10 @@ impl Run {
         if !self.state.budget.set_aside_failing_tool {
             return None;
         }
-        let others = self.other_tools(tool);
-        if others.is_empty() {
-            return None;
-        }
-        let note = format!(
-            "\n(Note: this exact call failed again. For the next turn, `{tool}` is set aside: call {} instead.)",
-            either(&others)
-        );
-        self.state.progress.set_aside = Some(tool.to_string());
-        Some(note)
+        self.set_aside(
+            tool,
+            &format!("this exact call failed again. For the next turn, `{tool}` is set aside"),
+        )
     }
 
     /// After a call of `tool` that ran and failed with `error` (`None`
@@ -52,14 +46,23 @@ impl Run {
         if !self.state.budget.set_aside_failing_tool || count < self.state.budget.loop_threshold {
             return None;
         }
+        self.set_aside(
+            tool,
+            &format!(
+                "`{tool}` failed this way {count} times in a row. For the next turn, it is set aside"
+            ),
+        )
+    }
+
+    /// Sets `tool` aside for the next turn when the run has other tools,
+    /// and returns the observation's note: `why`, then the tools to call
+    /// instead.
+    fn set_aside(&mut self, tool: &str, why: &str) -> Option<String> {
         let others = self.other_tools(tool);
         if others.is_empty() {
             return None;
         }
-        let note = format!(
-            "\n(Note: `{tool}` failed this way {count} times in a row. For the next turn, it is set aside: call {} instead.)",
-            either(&others)
-        );
+        let note = format!("\n(Note: {why}: call {} instead.)", either(&others));
         self.state.progress.set_aside = Some(tool.to_string());
         Some(note)
     }
