@@ -291,16 +291,14 @@ fn is_grounded(written: &str, digits: &str, known: &Grounding, rule: Rule) -> bo
     } else if known.knows(digits, scale) {
         return true;
     }
-    if rule != Rule::Strict && known.knows_percent_factor(written) {
-        return true;
-    }
-    if rule != Rule::Strict && KNOWN_CONSTANTS.contains(&digits) {
-        return true;
-    }
     // Small numbers (`4`, `12`, `60`, `0.5`) are everyday arithmetic; a
     // round number past a hundred (`300`, `6,700,000`) is a fact, and
     // small models make those up.
-    if rule != Rule::Strict && digits.len() <= 2 && magnitude(written) < 100.0 {
+    if rule != Rule::Strict
+        && (KNOWN_CONSTANTS.contains(&digits)
+            || (digits.len() <= 2 && magnitude(written) < 100.0)
+            || known.knows_percent_factor(written))
+    {
         return true;
     }
     if rule == Rule::Everyday && digits == "1" && known.converts_with(scale) {
