@@ -79,6 +79,15 @@ pub(super) fn ungrounded_reason(
     if !miscopied.is_empty() && miscopied.len() == numbers.len() {
         return miscopy_reason(miscopied);
     }
+    if numbers.iter().all(|n| is_runaway(n)) {
+        // Not a fact to look up: sent to search, the model searched for
+        // the formula and came back with the same runaway.
+        return format!(
+            "{} is no number: the same digit was written again and again until the reply was cut off. \
+             Write the call again with only the numbers the question and the results give",
+            shown.join(", ")
+        );
+    }
     let (list, verb, them, they) = if shown.len() == 1 {
         (shown[0].to_string(), "is", "it", "it is")
     } else {
@@ -96,18 +105,25 @@ pub(super) fn ungrounded_reason(
     )
 }
 
-/// The first four of `numbers` as a message names them. A number past
-/// 24 characters (a model stuck repeating a digit) is cut to its start
-/// and its length, so the message does not repeat the runaway.
+/// Characters past which a written number is a runaway: a model stuck
+/// repeating a digit, not a value anyone wrote.
+const RUNAWAY_LENGTH: usize = 24;
+
+/// Whether `written` is a runaway number (see [`RUNAWAY_LENGTH`]).
+fn is_runaway(written: &str) -> bool {
+    written.chars().count() > RUNAWAY_LENGTH
+}
+
+/// The first four of `numbers` as a message names them. A runaway is cut
+/// to its start and its length, so the message does not repeat it.
 fn shown(numbers: &[String]) -> Vec<String> {
     numbers
         .iter()
         .take(4)
         .map(|written| {
-            let length = written.chars().count();
-            if length > 24 {
+            if is_runaway(written) {
                 let start: String = written.chars().take(8).collect();
-                format!("{start}… ({length} characters)")
+                format!("{start}… ({} characters)", written.chars().count())
             } else {
                 written.clone()
             }
