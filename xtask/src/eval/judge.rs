@@ -9,7 +9,7 @@
 use super::tasks::Task;
 
 /// Phrases that say the tools cannot answer.
-const REFUSALS: [&str; 20] = [
+const REFUSALS: [&str; 28] = [
     "cannot",
     "can't",
     "can not",
@@ -23,9 +23,17 @@ const REFUSALS: [&str; 20] = [
     "no data",
     "does not contain",
     "doesn't contain",
+    "do not contain",
+    "don't contain",
+    "could not find",
+    "couldn't find",
+    "not provided",
+    "not mentioned",
+    "no mention",
     "no such",
     "not in the",
     "does not exist",
+    "do not exist",
     "does not cover",
     "doesn't cover",
     "not covered",
@@ -174,6 +182,14 @@ mod tests {
         assert!(is_right(
             &refusal,
             Some("The encyclopedia does not cover Spain.")
+        ));
+        assert!(is_right(
+            &refusal,
+            Some("The notes do not contain her phone number.")
+        ));
+        assert!(is_right(
+            &refusal,
+            Some("The salary is not provided in the file.")
         ));
         assert!(!is_right(&refusal, Some("It is 47.")));
         assert!(!is_right(&refusal, Some("I cannot say, maybe 47.")));
