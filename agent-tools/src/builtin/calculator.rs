@@ -78,7 +78,9 @@ impl std::fmt::Display for Number {
 }
 
 /// A large number read out (`16 million`, `about 1.235 billion`): small
-/// models miscount zeros, and copy this instead. `None` below a million.
+/// models miscount zeros, and copy this instead. `None` below a million,
+/// and from a thousand quadrillion up, where no name helps (`13280308502755
+/// quadrillion` only lengthens a runaway product).
 pub fn in_words(value: Number) -> Option<String> {
     const SCALES: [(f64, &str); 4] = [
         (1e15, "quadrillion"),
@@ -87,6 +89,9 @@ pub fn in_words(value: Number) -> Option<String> {
         (1e6, "million"),
     ];
     let x = value.as_f64();
+    if x.abs() >= 1e18 {
+        return None;
+    }
     let (scale, name) = SCALES.iter().find(|(scale, _)| x.abs() >= *scale)?;
     let scaled = x / scale;
     let rounded = (scaled * 1000.0).round() / 1000.0;
@@ -99,7 +104,9 @@ pub fn in_words(value: Number) -> Option<String> {
 
 /// A result with more than two decimals, rounded to two (`to 2 decimals:
 /// 6326.60`): small models truncate instead of rounding. `None` for whole
-/// numbers, short decimals and values under one hundredth.
+/// numbers, short decimals, values under one hundredth, and values past
+/// the digits a float holds (written with an exponent), whose cents are
+/// noise.
 pub fn to_cents(value: Number) -> Option<String> {
     let Number::Float(x) = value else {
         return None;
@@ -110,7 +117,8 @@ pub fn to_cents(value: Number) -> Option<String> {
     // Half away from zero, as people round money (`{:.2}` alone rounds
     // half to even).
     let rounded = (x * 100.0).round() / 100.0;
-    (decimals > 2 && x.abs() >= 0.01).then(|| format!("to 2 decimals: {rounded:.2}"))
+    (decimals > 2 && (0.01..1e15).contains(&x.abs()))
+        .then(|| format!("to 2 decimals: {rounded:.2}"))
 }
 
 /// Floats with 12 significant digits, trailing zeros trimmed.
@@ -982,6 +990,10 @@ mod tests {
         assert_eq!(words("-2500000000").as_deref(), Some("-2.5 billion"));
         assert_eq!(words("3.2e12").as_deref(), Some("3.2 trillion"));
         assert_eq!(words("999999"), None);
+        // Past a thousand quadrillion a name is no help.
+        assert_eq!(words("2 * 10 ** 17").as_deref(), Some("200 quadrillion"));
+        assert_eq!(words("299792458 * 384400 * 115240220855200"), None);
+        assert_eq!(words("1.5e42"), None);
         assert_eq!(words("0.5"), None);
         let cents = |s: &str| evaluate(s).ok().and_then(to_cents);
         assert_eq!(
@@ -992,6 +1004,8 @@ mod tests {
         assert_eq!(cents("2.5 * 2"), None);
         assert_eq!(cents("1.25"), None);
         assert_eq!(cents("1 / 3000"), None);
+        assert_eq!(cents("1.32803085028e42 * 1.5"), None);
+        assert_eq!(cents("-0.5 * 3e20"), None);
     }
 
     #[test]
