@@ -123,7 +123,11 @@ pub struct Budget {
     /// they are right. Small models otherwise compute with made-up facts.
     /// A final answer with such a number is sent back once too; before any
     /// tool has given a result, every number of the answer must be in the
-    /// system prompt or the task (small ones included). Default on.
+    /// system prompt or the task (small ones included). A computing call
+    /// that puts the last computing result back into the computation that
+    /// gave it (`a * b` gave `r`, then `a * b * r`, or `r + r + r`) is not
+    /// run either: the observation says what the last call gave. Default
+    /// on.
     pub ground_numbers: bool,
     /// When the work stops on the step or tool-call budget or on a repeated
     /// call, one last answer turn (within the step budget, with no tools)

@@ -424,7 +424,7 @@ fn numbers_in(text: &str) -> impl Iterator<Item = (String, String, Option<i32>)>
 /// separators (`,`, or a space or `_` between groups of three) read as
 /// part of it; digits inside a word (`E4127`, `utf8`) are not numbers,
 /// and a unit after them (`512Mi`, `330m`) does not matter.
-fn numbers_with_text(text: &str) -> Vec<(String, String)> {
+pub(super) fn numbers_with_text(text: &str) -> Vec<(String, String)> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;

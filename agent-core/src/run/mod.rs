@@ -15,6 +15,7 @@ mod arithmetic;
 mod checks;
 mod echo;
 mod error;
+mod fed_back;
 mod grounding;
 mod machine;
 mod persist;

@@ -17,7 +17,8 @@ use crate::tool::{Observation, ToolErrorKind};
 use crate::transport::Decision;
 
 use super::answer::AnswerCompute;
-use super::reasons::{either, ungrounded_reason};
+use super::fed_back::LastComputed;
+use super::reasons::{either, fed_back_reason, ungrounded_reason};
 use super::{Phase, Run, State};
 
 /// What happens to one call of a round.
@@ -171,6 +172,15 @@ impl Run {
                 )));
             } else if budget_left == 0 {
                 plans.push(skip("the tool-call budget is used up"));
+            } else if let Some(last) = state
+                .progress
+                .last_computed
+                .as_ref()
+                .filter(|last| grounding && last.fed_back_by(&call.arguments))
+                .filter(|_| state.grounded_tools.contains(&call.name))
+            {
+                // Counted above: the same call again reaches the loop threshold.
+                plans.push(skip(&fed_back_reason(last)));
             } else {
                 budget_left -= 1;
                 plans.push(if *count > 1 {
@@ -248,6 +258,14 @@ impl Run {
                     }
                     // Answered repeats do not count here: their result came before.
                     self.state.progress.found_something |= observation.found_something();
+                    if !observation.is_error() {
+                        self.state.progress.last_computed =
+                            if self.state.grounded_tools.contains(&call.name) {
+                                LastComputed::of(call, &observation)
+                            } else {
+                                None
+                            };
+                    }
                     if observation.error.is_none() && self.state.budget.ground_numbers {
                         self.state.grounding.learn(&observation.content);
                     }

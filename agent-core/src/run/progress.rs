@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::fed_back::LastComputed;
 use crate::tool::ToolErrorKind;
 
 /// What the tool rounds so far have given, for
@@ -50,6 +51,10 @@ pub(super) struct ToolProgress {
     /// with one kind of error, and how many there were in a row.
     #[serde(default)]
     pub(super) failing_streak: Option<FailingStreak>,
+    /// The last computing call that succeeded, while no other call has
+    /// succeeded after it ([`Budget::ground_numbers`](crate::Budget)).
+    #[serde(default)]
+    pub(super) last_computed: Option<LastComputed>,
 }
 
 /// Calls of one tool that failed the same way, one after another, with

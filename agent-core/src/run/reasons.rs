@@ -5,6 +5,7 @@
 //! copy as an answer.
 
 use super::arithmetic::FalseClaim;
+use super::fed_back::LastComputed;
 use super::grounding::{magnitude, scale_of};
 
 /// Why an answer is sent back for its numbers; `compute_with` names the
@@ -102,6 +103,18 @@ pub(super) fn ungrounded_reason(
     };
     format!(
         "{list} {verb} not in the question or in any tool result. {find}; if you are sure {they} right, make this same call again"
+    )
+}
+
+/// The observation of a computing call not run because it puts the last
+/// result back into the computation that gave it.
+pub(super) fn fed_back_reason(last: &LastComputed) -> String {
+    let result = shown(&[last.result().to_string()]).join("");
+    let expression: String = last.written().chars().take(80).collect();
+    format!(
+        "`{expression}` gave {result}, and this call puts {result} back into that same computation, \
+         which answers nothing new. If {result} answers the question, give it as the final answer; if not, \
+         compute what the question asks from the numbers in the question and the results"
     )
 }
 

@@ -1,0 +1,185 @@
+//! Computing calls that put the last result back into the computation
+//! that gave it: `a * b` gave `r`, and the next call is `a * b * r`, or
+//! `r + r + r + r`. A small model that does not know what to do next
+//! climbs this way, each result feeding the next call, until the numbers
+//! overflow and the step limit ends the run (measured on the 1.5B model:
+//! eight multiplications to `1e168`, then `the result is too large`).
+//! Its arguments all differ, so loop detection does not see it. Such a
+//! call is not run; the model is told what the last call gave.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::grounding::numbers_with_text;
+use crate::message::ToolCall;
+use crate::tool::Observation;
+
+/// The last successful call of a computing tool, when no other call
+/// succeeded after it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(super) struct LastComputed {
+    /// The call's arguments as the model wrote them (its expression).
+    written: String,
+    /// The numbers in its arguments.
+    numbers: Vec<f64>,
+    /// The result's leading number, as written.
+    result: String,
+    /// Its value.
+    value: f64,
+}
+
+impl LastComputed {
+    /// The record of a computing call that succeeded; `None` when its
+    /// observation does not open with a number.
+    pub(super) fn of(call: &ToolCall, observation: &Observation) -> Option<Self> {
+        if observation.is_error() {
+            return None;
+        }
+        let leading = observation.content.split_whitespace().next()?;
+        let (result, _) = numbers_with_text(leading).into_iter().next()?;
+        let value = value_of(&result)?;
+        let mut strings = Vec::new();
+        string_values(&call.arguments, &mut strings);
+        let written = match strings.as_slice() {
+            [one] => one.clone(),
+            _ => call.arguments.to_string(),
+        };
+        Some(Self {
+            written,
+            numbers: numbers(&call.arguments),
+            result,
+            value,
+        })
+    }
+
+    /// The result, as written.
+    pub(super) fn result(&self) -> &str {
+        &self.result
+    }
+
+    /// The call's arguments as written (its expression).
+    pub(super) fn written(&self) -> &str {
+        &self.written
+    }
+
+    /// Whether a call with `arguments` puts this result back into the
+    /// computation that gave it: beside the result, it holds every number
+    /// of the last call, or no other number (and the result twice or more).
+    pub(super) fn fed_back_by(&self, arguments: &Value) -> bool {
+        let new = numbers(arguments);
+        let is_result = |v: &f64| same(*v, self.value);
+        if !new.iter().any(is_result) {
+            return false;
+        }
+        let holds_last_call = !self.numbers.is_empty()
+            && self
+                .numbers
+                .iter()
+                .all(|last| new.iter().any(|v| same(*v, *last)));
+        let only_the_result = new.len() >= 2 && new.iter().all(is_result);
+        holds_last_call || only_the_result
+    }
+}
+
+/// The numbers in `value`: JSON numbers and the numbers written in its
+/// strings, at any depth.
+fn numbers(value: &Value) -> Vec<f64> {
+    let mut strings = Vec::new();
+    string_values(value, &mut strings);
+    let mut out: Vec<f64> = strings
+        .iter()
+        .flat_map(|s| numbers_with_text(s))
+        .filter_map(|(written, _)| value_of(&written))
+        .collect();
+    json_numbers(value, &mut out);
+    out
+}
+
+fn json_numbers(value: &Value, out: &mut Vec<f64>) {
+    match value {
+        Value::Number(n) => out.extend(n.as_f64()),
+        Value::Array(items) => items.iter().for_each(|v| json_numbers(v, out)),
+        Value::Object(map) => map.values().for_each(|v| json_numbers(v, out)),
+        _ => {}
+    }
+}
+
+/// The value of a number as written (thousands separators dropped);
+/// `None` for one with a scale word after it.
+fn value_of(written: &str) -> Option<f64> {
+    let plain: String = written
+        .chars()
+        .filter(|c| !matches!(c, ',' | '_' | ' ' | '\u{a0}' | '\u{202f}'))
+        .collect();
+    plain.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// Whether two values are the same number, up to float noise.
+fn same(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+}
+
+/// The string values in `value`, trimmed, at any depth.
+fn string_values(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::String(s) if !s.trim().is_empty() => out.push(s.trim().to_string()),
+        Value::Array(items) => items.iter().for_each(|v| string_values(v, out)),
+        Value::Object(map) => map.values().for_each(|v| string_values(v, out)),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool::ToolOutput;
+    use serde_json::json;
+
+    fn computed(expression: &str, result: &str) -> LastComputed {
+        let call = ToolCall::new("c1", "calculator", json!({ "expression": expression }));
+        let observation = Observation::ok(&call, ToolOutput::new(result));
+        LastComputed::of(&call, &observation).unwrap_or_else(|| panic!("{result}"))
+    }
+
+    fn expression(text: &str) -> Value {
+        json!({ "expression": text })
+    }
+
+    #[test]
+    fn the_last_result_put_back_into_its_own_computation_is_fed_back() {
+        let last = computed(
+            "299792458 * 384400",
+            "115240220855200 (about 115.24 trillion)",
+        );
+        assert_eq!(last.result(), "115240220855200");
+        assert!(last.fed_back_by(&expression("299792458 * 384400 * 115240220855200")));
+        assert!(last.fed_back_by(&expression("115240220855200 / (299792458 * 384400)")));
+        let last = computed("44120 + 35500.5 + 26800", "106420.5");
+        assert!(last.fed_back_by(&expression("106420.5 + 106420.5 + 106420.5")));
+        // Numbers as JSON numbers (a typed tool) count the same way.
+        let call = ToolCall::new("c1", "multiply", json!({ "a": 12, "b": 30 }));
+        let observation = Observation::ok(&call, ToolOutput::new("360"));
+        let last = LastComputed::of(&call, &observation).unwrap_or_else(|| panic!("360"));
+        assert!(last.fed_back_by(&json!({ "a": 360, "b": 360 })));
+        assert!(last.fed_back_by(&json!({ "factors": [12, 30, 360] })));
+        assert!(!last.fed_back_by(&json!({ "a": 360, "b": 2 })));
+    }
+
+    #[test]
+    fn using_the_last_result_with_other_numbers_is_not() {
+        let last = computed("384400 * 1000", "384400000 (384.4 million)");
+        // The next step of a computation: the result and a new number.
+        assert!(!last.fed_back_by(&expression("384400000 / 299792458")));
+        assert!(!last.fed_back_by(&expression("384400 * 1000")));
+        assert!(!last.fed_back_by(&expression("2 * 3")));
+        let last = computed("1000 * 1.05", "1050");
+        assert!(!last.fed_back_by(&expression("1050 * 1.05")));
+        let last = computed("44120 + 35500.5 + 26800", "106420.5");
+        assert!(!last.fed_back_by(&expression("(44120 + 35500.5 + 26800) / 3")));
+        assert!(!last.fed_back_by(&expression("106420.5 / 3")));
+        // A result that opens with no number is no record.
+        let call = ToolCall::new("c1", "calculator", json!({ "expression": "x" }));
+        let observation = Observation::ok(&call, ToolOutput::new("no number here"));
+        assert!(LastComputed::of(&call, &observation).is_none());
+    }
+}
