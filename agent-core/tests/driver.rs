@@ -954,13 +954,22 @@ async fn an_answer_before_any_tool_result_is_sent_back_for_any_number() {
             (Some(answer), 1)
         );
     }
-    // After a result, small numbers are everyday arithmetic again.
+    // After a result, counts under ten are known again; a `20` no result
+    // holds is not, and is sent back once.
     let model = ScriptedModel::new()
         .call("1", "add", json!({"a": 7, "b": 9}))
-        .text("16, so about 20.");
+        .text("16, so 2 more than 14 and about 20.")
+        .text("16");
     let (agent, _) = grounded_agent(model, Budget::default());
     let outcome = agent.run("Add 7 and 9.").await;
-    assert_eq!(outcome.answer.as_deref(), Some("16, so about 20."));
+    assert_eq!(outcome.answer.as_deref(), Some("16"));
+    let sent_back = common::told(&outcome);
+    assert!(
+        sent_back
+            .iter()
+            .any(|m| m.contains("14, 20 are in no tool result")),
+        "{sent_back:?}"
+    );
 }
 
 #[tokio::test]

@@ -241,9 +241,10 @@ enum Rule {
     /// In a computing call: small numbers, a few constants and the powers
     /// of ten that convert units or scales are known.
     Everyday,
-    /// In an answer after tool results: small numbers and constants are
-    /// known, powers of ten from a hundred up are not. A bare `1000` or
-    /// `100` no result holds is a guess, not a count or a conversion.
+    /// In an answer after tool results: counts under ten and constants
+    /// are known; other small numbers and powers of ten from ten up are
+    /// not. A bare `1000`, `10` or `8.5` no result holds is a guess, not
+    /// a count or a conversion.
     Answer,
     /// Only the conversation's numbers (and rounded copies of them).
     Strict,
@@ -293,11 +294,15 @@ fn is_grounded(written: &str, digits: &str, known: &Grounding, rule: Rule) -> bo
     }
     // Small numbers (`4`, `12`, `60`, `0.5`) are everyday arithmetic; a
     // round number past a hundred (`300`, `6,700,000`) is a fact, and
-    // small models make those up.
+    // small models make those up. In an answer, only a count under ten
+    // is: a `10`, `70` or `8.5` that no result holds was made up.
+    let small = match rule {
+        Rule::Everyday => digits.len() <= 2 && magnitude(written) < 100.0,
+        Rule::Answer => digits.len() == 1 && magnitude(written) < 10.0 && !written.contains('.'),
+        Rule::Strict => false,
+    };
     if rule != Rule::Strict
-        && (KNOWN_CONSTANTS.contains(&digits)
-            || (digits.len() <= 2 && magnitude(written) < 100.0)
-            || known.knows_percent_factor(written))
+        && (small || KNOWN_CONSTANTS.contains(&digits) || known.knows_percent_factor(written))
     {
         return true;
     }

@@ -158,7 +158,25 @@ fn a_scale_word_makes_a_number_large() {
     let mut g = grounding(&["Question: 東京の人口は?", "Tokyo: about 14,000,000 people."]);
     assert!(g.check_answer("約1400万人です", false).is_empty());
     let mut g = grounding(&["Question: How old?"]);
-    assert!(g.check_answer("About 47 years.", false).is_empty());
+    assert!(g.check_answer("About 4 years.", false).is_empty());
+}
+
+#[test]
+fn an_answer_after_results_knows_only_counts_under_ten() {
+    // A `10` or `8.5` no result holds was made up (two native answer
+    // turns on the 1.5B model answered a bare `10`).
+    for made_up in ["10", "70 AD", "8.5", "It is 34.0."] {
+        let mut g = grounding(&["Question: How many are in stock?", "1| # Stock"]);
+        assert_eq!(g.check_answer(made_up, false).len(), 1, "{made_up}");
+    }
+    let mut g = grounding(&["Question: How many files?", "a.md, b.md, c.md"]);
+    assert!(g.check_answer("There are 3 files.", false).is_empty());
+    // In a computing call, small numbers stay everyday arithmetic.
+    let mut g = grounding(&["Question: How many in stock?", "1| # Stock"]);
+    assert!(
+        g.check("d", &json!({"expression": "(12 + 60) * 0.5"}))
+            .is_empty()
+    );
 }
 
 #[test]
@@ -173,9 +191,10 @@ fn before_any_result_small_numbers_and_constants_are_not_known() {
     let mut g = grounding(&["Question: Please compute 7 to the 9th power."]);
     assert!(g.check_answer("7 to the 9th power", true).is_empty());
     assert!(g.check_answer("Hello! How can I help?", true).is_empty());
-    // After a result, the everyday rule is back.
+    // After a result, counts under ten are known again.
     let mut g = grounding(&["Question: Please compute 7 to the 9th power."]);
-    assert!(g.check_answer("The result is 24.", false).is_empty());
+    assert!(g.check_answer("The result is 4.", false).is_empty());
+    assert_eq!(g.check_answer("The result is 24.", false), ["24"]);
 }
 
 #[test]
