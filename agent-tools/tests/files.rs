@@ -194,11 +194,6 @@ async fn path_escape_attacks_are_all_refused() {
             json!({"glob": "*", "dir": "link_out"}),
         ),
         (
-            "list outside",
-            "search_files",
-            json!({"glob": "**", "dir": "/"}),
-        ),
-        (
             "write ../",
             "write_file",
             json!({"path": "../outside/evil.txt", "content": "x"}),
@@ -239,7 +234,7 @@ async fn path_escape_attacks_are_all_refused() {
             json!({"path": "../outside/secret.txt", "old": "TOP", "new": "PWNED"}),
         ),
     ];
-    assert!(attacks.len() >= 20);
+    assert!(attacks.len() >= 19);
     for (label, tool, args) in &attacks {
         match call(&tools, tool, args.clone()).await {
             Ok(out) => panic!("{label}: not refused: {out}"),
@@ -262,6 +257,30 @@ async fn path_escape_attacks_are_all_refused() {
                 );
             }
         }
+    }
+    // An absolute folder to search is a guess: the working directory is
+    // searched instead, and nothing outside it is listed or read.
+    for (tool, args) in [
+        ("search_files", json!({"glob": "**", "dir": "/"})),
+        (
+            "search_files",
+            json!({"glob": "*secret*", "dir": f.outside}),
+        ),
+        ("grep", json!({"pattern": "SECRET", "path": f.outside})),
+    ] {
+        let out = call(&tools, tool, args.clone())
+            .await
+            .unwrap_or_else(|(_, m)| m);
+        assert!(!out.contains("TOP SECRET"), "{args}: leaked the secret");
+        assert!(!out.contains("outside/"), "{args}: listed outside: {out}");
+        assert!(
+            !out.contains(&f.root.display().to_string()),
+            "{args}: leaked the root path: {out}"
+        );
+        assert!(
+            out.contains("is not in the working directory; all of it was searched instead"),
+            "{args}: {out}"
+        );
     }
     assert_eq!(
         snapshot_outside(&f.outside),
@@ -423,6 +442,19 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
     .await
     .unwrap();
     assert_eq!(out, "src/lib.rs\nsrc/main.rs");
+    // A folder that is not there, or an absolute one, is a guess: the
+    // whole working directory is searched, and the first line says so.
+    for dir in ["code", "/home/user/project"] {
+        let out = call(&tools, "search_files", json!({"glob": "*.rs", "dir": dir}))
+            .await
+            .unwrap();
+        assert_eq!(
+            out,
+            format!(
+                "`{dir}` is not in the working directory; all of it was searched instead:\nsrc/lib.rs\nsrc/main.rs"
+            )
+        );
+    }
     // Symlinks are not followed by walks: the secret never shows.
     let out = call(&tools, "grep", json!({"pattern": "SECRET"}))
         .await

@@ -430,7 +430,7 @@ fn grep(root: &FileRoot, args: GrepArgs) -> Result<ToolOutput, ToolError> {
                 first_line(&e.to_string())
             ))
         })?;
-    let (base, note) = resolve_grep_base(root, args.path.as_deref().unwrap_or("."))?;
+    let (base, note) = resolve_search_base(root, args.path.as_deref().unwrap_or("."))?;
     let output = match grep_in(root, &base, &args, &LineMatch::Pattern(&regex), is_regex) {
         Grep::Found(output) => output,
         Grep::Missed(missed) => {
@@ -451,18 +451,22 @@ fn grep(root: &FileRoot, args: GrepArgs) -> Result<ToolOutput, ToolError> {
     Ok(output_with_note(note, output))
 }
 
-/// Resolves where a `grep` looks: the path given, or the directory
-/// clearly meant, or, when the path given is not there at all, the whole
-/// working directory, with a note that says so. A model guesses a folder
-/// (`src` where the code is in `lib`); what it wants is the text,
-/// wherever it is, and told only that the folder is missing, a 1.5B
-/// model went on guessing folders until its step limit.
-fn resolve_grep_base(
+/// Resolves where a `grep` or a `search_files` looks: the path given, or
+/// the directory clearly meant, or, when the path given is not there at
+/// all or is absolute, the whole working directory, with a note that
+/// says so. A model guesses a folder (`src` where the code is in `lib`,
+/// `/var/log`, `C:\Users\…`); what it wants is the text or the files,
+/// wherever they are, and told only that the folder is missing or not
+/// allowed, a 1.5B model went on guessing folders until its step limit.
+fn resolve_search_base(
     root: &FileRoot,
     given: &str,
 ) -> Result<(std::path::PathBuf, Option<String>), ToolError> {
     match resolve_dir_or_closest(root, given) {
-        Err(err) if err.kind() == ToolErrorKind::Failed => {
+        Err(err)
+            if err.kind() == ToolErrorKind::Failed
+                || (err.kind() == ToolErrorKind::Denied && FileRoot::is_absolute_path(given)) =>
+        {
             let Ok(base) = root.resolve(".", Access::Read) else {
                 return Err(err);
             };
@@ -684,7 +688,7 @@ fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<ToolOutput, To
         .build()
         .map_err(|e| ToolError::invalid_args(format!("invalid glob: {e}")))?
         .compile_matcher();
-    let (base, note) = resolve_dir_or_closest(root, args.dir.as_deref().unwrap_or("."))?;
+    let (base, note) = resolve_search_base(root, args.dir.as_deref().unwrap_or("."))?;
     if !base.is_dir() {
         return Err(ToolError::invalid_args(format!(
             "`{}` is a file, not a directory; read it with read_file",

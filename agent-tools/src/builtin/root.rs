@@ -64,6 +64,13 @@ impl FileRoot {
         Ok(Self { root })
     }
 
+    /// Whether `given` is an absolute path (Unix, Windows drive or UNC,
+    /// `~`), which no file tool reads: a small model writes one it made up
+    /// (`/var/log`, `C:\Users\…`).
+    pub fn is_absolute_path(given: &str) -> bool {
+        is_absolute(&given.trim().replace('\\', "/"))
+    }
+
     /// The canonical root directory.
     pub fn path(&self) -> &Path {
         &self.root
@@ -94,9 +101,7 @@ impl FileRoot {
             )));
         }
         let normalized = dated::without_weekday(given.trim()).replace('\\', "/");
-        let bytes = normalized.as_bytes();
-        let has_drive = bytes.len() >= 2 && bytes[1] == b':' && bytes[0].is_ascii_alphabetic();
-        if normalized.starts_with('/') || normalized.starts_with('~') || has_drive {
+        if is_absolute(&normalized) {
             return Err(ToolError::denied(format!(
                 "absolute paths are not allowed; paths are relative to the working directory.{}",
                 nearby::hint(self, &normalized)
@@ -183,4 +188,12 @@ impl FileRoot {
             Err(outside())
         }
     }
+}
+
+/// Whether `normalized` (`/` separators) is absolute: it starts at `/`
+/// (a UNC path too), at `~`, or at a Windows drive.
+fn is_absolute(normalized: &str) -> bool {
+    let bytes = normalized.as_bytes();
+    let has_drive = bytes.len() >= 2 && bytes[1] == b':' && bytes[0].is_ascii_alphabetic();
+    normalized.starts_with('/') || normalized.starts_with('~') || has_drive
 }
