@@ -173,7 +173,10 @@ async fn total_token_budget_stops_with_usage_kept() {
 async fn per_request_budget_stops_before_the_request_is_sent() {
     // The opening and the tool specs are ~80 estimated tokens; the second
     // request adds the 400-byte argument (~100 more).
-    let big = "x".repeat(400);
+    // (Not one character repeated: the run cuts such runaways short.)
+    let big: String = (0..400u32)
+        .map(|i| char::from(b'a' + (i % 26) as u8))
+        .collect();
     let model = ScriptedModel::new().reply(Completion::tool_calls(vec![call(
         "c0",
         "add",

@@ -170,6 +170,8 @@ impl Run {
             );
             self.check_ungrounded_answer(&mut interpretation.turn.decision);
         }
+        // What the run keeps of the reply, and sends back from now on.
+        super::runaway::cut_runaways(&mut interpretation.message);
         let turn = interpretation.turn;
         if let Some(limit) = answer_turn {
             let text = interpretation.message.content.clone();

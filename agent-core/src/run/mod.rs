@@ -22,6 +22,7 @@ mod persist;
 mod plan;
 mod progress;
 mod reasons;
+mod runaway;
 mod set_aside;
 mod window;
 
