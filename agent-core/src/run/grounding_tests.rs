@@ -309,14 +309,15 @@ fn an_answer_that_is_a_power_of_ten_must_come_from_the_results() {
 }
 
 #[test]
-fn a_runaway_number_is_named_by_its_start_and_length_and_not_sent_to_search() {
+fn a_runaway_number_is_named_by_its_length_and_not_sent_to_search() {
     let runaway = format!("1{}", "0".repeat(60));
     let reason = ungrounded_reason(std::slice::from_ref(&runaway), &["search"], &[]);
     assert!(
-        reason.starts_with("10000000… (61 characters) is no number"),
+        reason.starts_with("the call has a number of 61 characters"),
         "{reason}"
     );
     assert!(!reason.contains("search"), "{reason}");
+    assert!(!reason.contains("00"), "{reason}");
     // Beside a number that could be looked up, the lookup advice stays.
     let reason = ungrounded_reason(&[runaway, "8849".into()], &["search"], &[]);
     assert!(reason.contains("Look up the facts"), "{reason}");

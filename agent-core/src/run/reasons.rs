@@ -82,11 +82,12 @@ pub(super) fn ungrounded_reason(
     }
     if numbers.iter().all(|n| is_runaway(n)) {
         // Not a fact to look up: sent to search, the model searched for
-        // the formula and came back with the same runaway.
+        // the formula and came back with the same runaway. Its digits are
+        // not shown: the model copies whatever start it is shown.
+        let length = numbers.iter().map(|n| n.chars().count()).max().unwrap_or(0);
         return format!(
-            "{} is no number: the same digit was written again and again until the reply was cut off. \
-             Write the call again with only the numbers the question and the results give",
-            shown.join(", ")
+            "the call has a number of {length} characters, one digit written again and again until the reply was cut off: \
+             that is no number. Write the call again with only the numbers the question and the results give"
         );
     }
     let (list, verb, them, they) = if shown.len() == 1 {

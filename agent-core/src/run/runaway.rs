@@ -1,11 +1,12 @@
 //! Runaways in the model's own replies: one character written again and
 //! again until the reply was cut (`8000 * 1.0275 ** 6 * 1000000…`, four
 //! hundred zeros). The message the run keeps, and sends back with every
-//! later request, has each such run cut to its first characters and `…`:
-//! shown its own runaway, a 1.5B model wrote it again on every later
-//! turn (a compound-interest task: five calls, each with the same four
-//! hundred zeros, and an answer of ten million). The trace's
-//! `ModelResponded` event keeps the reply as it came.
+//! later request, has each such run replaced by `…`: shown its own
+//! runaway, a 1.5B model wrote it again on every later turn (a
+//! compound-interest task: five calls, each with the same four hundred
+//! zeros, and an answer of ten million); shown its first eight zeros,
+//! it sent those eight again. The trace's `ModelResponded` event keeps
+//! the reply as it came.
 
 use serde_json::Value;
 
@@ -13,9 +14,6 @@ use crate::message::{Message, Role};
 
 /// One character repeated this many times in a row is a runaway.
 const RUNAWAY_CHARS: usize = 32;
-
-/// Characters of a runaway kept before the `…`.
-const KEPT_CHARS: usize = 8;
 
 /// Cuts the runaways of an assistant message: its text and the string
 /// values of its tool calls' arguments.
@@ -45,7 +43,7 @@ fn cut_in_value(value: &mut Value) {
 }
 
 /// `text` with every run of one character longer than [`RUNAWAY_CHARS`]
-/// cut to [`KEPT_CHARS`] of it and `…`; `None` when it has none.
+/// replaced by `…`; `None` when it has none.
 fn without_runaways(text: &str) -> Option<String> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
@@ -55,7 +53,6 @@ fn without_runaways(text: &str) -> Option<String> {
         let c = chars[i];
         let run = chars[i..].iter().take_while(|&&d| d == c).count();
         if run > RUNAWAY_CHARS && !c.is_whitespace() {
-            out.extend(std::iter::repeat_n(c, KEPT_CHARS));
             out.push('…');
             cut = true;
         } else {
@@ -80,7 +77,7 @@ mod tests {
         );
         assert_eq!(
             without_runaways(&runaway).as_deref(),
-            Some("Action Input: {\"expression\": \"8000 * 100000000…")
+            Some("Action Input: {\"expression\": \"8000 * 1…")
         );
         // Ordinary text, and a markdown rule of a few dozen, stay whole.
         assert_eq!(without_runaways("1,000,000 and 2000000000"), None);
@@ -98,11 +95,8 @@ mod tests {
             json!({ "expression": format!("2 * {zeros}") }),
         )];
         cut_runaways(&mut reply);
-        assert_eq!(reply.content, "Thought: 100000000…");
-        assert_eq!(
-            reply.tool_calls[0].arguments["expression"],
-            "2 * 100000000…"
-        );
+        assert_eq!(reply.content, "Thought: 1…");
+        assert_eq!(reply.tool_calls[0].arguments["expression"], "2 * 1…");
         let mut observation = Message::user(zeros.clone());
         cut_runaways(&mut observation);
         assert_eq!(observation.content, zeros);
