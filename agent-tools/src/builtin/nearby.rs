@@ -293,29 +293,37 @@ fn scored<'a>(given: &str, paths: &'a [String]) -> Vec<(u32, &'a String)> {
     scored
 }
 
-/// How much `path` (lower case) looks like what the model gave.
+/// How much `path` (lower case) looks like what the model gave: the kind
+/// of match of the name, and within one kind, how many of the given
+/// path's words the whole path shares (`gateway` makes
+/// `logs/gateway/2024-05-02.log` closer to `/var/log/gateway/2024-05-02.log`
+/// than `logs/auth/2024-05-02.log`).
 fn score(path: &str, given: &str, name: &str, stem: &str, words: &[&str]) -> u32 {
     let path_name = path.rsplit('/').next().unwrap_or(path);
     let path_stem = self::stem(path_name);
-    if !given.is_empty() && (path == given || path.ends_with(&format!("/{given}"))) {
-        return 100;
-    }
-    if !name.is_empty() && path_name == name {
-        return 90;
-    }
-    if stem.chars().count() >= MIN_WORD_CHARS && path_stem == stem {
-        return 70;
-    }
-    let long = |s: &str| s.chars().count() >= MIN_WORD_CHARS;
-    if long(stem) && long(path_stem) && (path_stem.contains(stem) || stem.contains(path_stem)) {
-        return 50;
-    }
     let path_words = self::words(path);
     let shared = words
         .iter()
         .filter(|w| path_words.iter().any(|p| p == *w))
         .count();
-    u32::try_from(shared).unwrap_or(u32::MAX).saturating_mul(20)
+    let shared = u32::try_from(shared).unwrap_or(u32::MAX);
+    // Within a kind of name match, shared words only break ties (the
+    // kinds are ten apart).
+    let tie_break = shared.min(9);
+    if !given.is_empty() && (path == given || path.ends_with(&format!("/{given}"))) {
+        return 100;
+    }
+    if !name.is_empty() && path_name == name {
+        return 90 + tie_break;
+    }
+    if stem.chars().count() >= MIN_WORD_CHARS && path_stem == stem {
+        return 70 + tie_break;
+    }
+    let long = |s: &str| s.chars().count() >= MIN_WORD_CHARS;
+    if long(stem) && long(path_stem) && (path_stem.contains(stem) || stem.contains(path_stem)) {
+        return 50 + tie_break;
+    }
+    shared.saturating_mul(20)
 }
 
 /// A file name without its last extension.
@@ -397,6 +405,28 @@ mod tests {
         assert_eq!(closest("wifi.md"), None);
         // One shared word is too little.
         assert_eq!(closest("guest-list.txt"), None);
+    }
+
+    #[test]
+    fn among_files_of_one_name_the_folder_words_decide() {
+        let dir = tempfile::tempdir().unwrap();
+        for path in [
+            "logs/auth/2024-05-02.log",
+            "logs/gateway/2024-05-01.log",
+            "logs/gateway/2024-05-02.log",
+        ] {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "x").unwrap();
+        }
+        let root = FileRoot::new(dir.path()).unwrap();
+        let closest = |given: &str| closest_file(&root, given);
+        assert_eq!(
+            closest("/var/log/gateway/2024-05-02.log").as_deref(),
+            Some("logs/gateway/2024-05-02.log")
+        );
+        // No folder word to tell them apart: neither is read.
+        assert_eq!(closest("2024-05-02.log"), None);
     }
 
     #[test]
