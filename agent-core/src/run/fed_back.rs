@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::grounding::numbers_with_text;
+use super::grounding::{magnitude, numbers_with_text};
 use crate::message::ToolCall;
 use crate::tool::Observation;
 
@@ -104,14 +104,10 @@ fn json_numbers(value: &Value, out: &mut Vec<f64>) {
     }
 }
 
-/// The value of a number as written (thousands separators dropped);
-/// `None` for one with a scale word after it.
+/// The value of a number as written (its scale word counted); `None`
+/// when it cannot be read.
 fn value_of(written: &str) -> Option<f64> {
-    let plain: String = written
-        .chars()
-        .filter(|c| !matches!(c, ',' | '_' | ' ' | '\u{a0}' | '\u{202f}'))
-        .collect();
-    plain.parse::<f64>().ok().filter(|v| v.is_finite())
+    Some(magnitude(written)).filter(|v| v.is_finite())
 }
 
 /// Whether two values are the same number, up to float noise.

@@ -376,20 +376,26 @@ mod tests {
         assert!(similar("a.md", &all).is_empty(), "short words do not match");
     }
 
-    #[test]
-    fn the_closest_file_is_one_clearly_best_match() {
+    /// A root holding `files` (each with one line), and its directory.
+    fn root_with(files: &[&str]) -> (tempfile::TempDir, FileRoot) {
         let dir = tempfile::tempdir().unwrap();
-        for path in [
-            "config/server.toml",
-            "config/logging.toml",
-            "notes/guest-wifi.md",
-            "notes/wifi-setup.md",
-        ] {
+        for path in files {
             let path = dir.path().join(path);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, "x").unwrap();
         }
         let root = FileRoot::new(dir.path()).unwrap();
+        (dir, root)
+    }
+
+    #[test]
+    fn the_closest_file_is_one_clearly_best_match() {
+        let (_dir, root) = root_with(&[
+            "config/server.toml",
+            "config/logging.toml",
+            "notes/guest-wifi.md",
+            "notes/wifi-setup.md",
+        ]);
         let closest = |given: &str| closest_file(&root, given);
         assert_eq!(
             closest("config/webserver.conf").as_deref(),
@@ -409,17 +415,11 @@ mod tests {
 
     #[test]
     fn among_files_of_one_name_the_folder_words_decide() {
-        let dir = tempfile::tempdir().unwrap();
-        for path in [
+        let (_dir, root) = root_with(&[
             "logs/auth/2024-05-02.log",
             "logs/gateway/2024-05-01.log",
             "logs/gateway/2024-05-02.log",
-        ] {
-            let path = dir.path().join(path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, "x").unwrap();
-        }
-        let root = FileRoot::new(dir.path()).unwrap();
+        ]);
         let closest = |given: &str| closest_file(&root, given);
         assert_eq!(
             closest("/var/log/gateway/2024-05-02.log").as_deref(),
