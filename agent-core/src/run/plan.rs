@@ -172,13 +172,11 @@ impl Run {
                 )));
             } else if budget_left == 0 {
                 plans.push(skip("the tool-call budget is used up"));
-            } else if let Some(last) = state
-                .progress
-                .last_computed
-                .as_ref()
-                .filter(|last| grounding && last.fed_back_by(&call.arguments))
-                .filter(|_| state.grounded_tools.contains(&call.name))
-            {
+            } else if let Some(last) = state.progress.last_computed.as_ref().filter(|last| {
+                grounding
+                    && state.grounded_tools.contains(&call.name)
+                    && last.fed_back_by(&call.arguments)
+            }) {
                 // Counted above: the same call again reaches the loop threshold.
                 plans.push(skip(&fed_back_reason(last)));
             } else {
@@ -259,12 +257,11 @@ impl Run {
                     // Answered repeats do not count here: their result came before.
                     self.state.progress.found_something |= observation.found_something();
                     if !observation.is_error() {
-                        self.state.progress.last_computed =
-                            if self.state.grounded_tools.contains(&call.name) {
-                                LastComputed::of(call, &observation)
-                            } else {
-                                None
-                            };
+                        // Another tool's result ends a run of computing calls.
+                        let computing = self.state.grounded_tools.contains(&call.name);
+                        self.state.progress.last_computed = computing
+                            .then(|| LastComputed::of(call, &observation))
+                            .flatten();
                     }
                     if observation.error.is_none() && self.state.budget.ground_numbers {
                         self.state.grounding.learn(&observation.content);
