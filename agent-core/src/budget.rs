@@ -125,7 +125,7 @@ pub struct Budget {
     /// tool has given a result, every number of the answer must be in the
     /// system prompt or the task (small ones included). A computing call
     /// that puts the last computing result back into the computation that
-    /// gave it (`a * b` gave `r`, then `a * b * r`, or `r + r + r`) is not
+    /// gave it (`a * b` gave `r`, then `a * b * r`, or `r + r + r + r`) is not
     /// run either: the observation says what the last call gave. Default
     /// on.
     pub ground_numbers: bool,

@@ -17,7 +17,11 @@ use serde_json::json;
 async fn a_result_fed_back_into_its_own_computation_is_not_run() {
     let model = ScriptedModel::new()
         .call("1", "add", json!({"a": 1200, "b": 300}))
-        .call("2", "add", json!({"a": 1500, "b": 1500}))
+        .call(
+            "2",
+            "add",
+            json!({"a": 1500, "b": 1500, "c": 1500, "d": 1500}),
+        )
         .text("1500");
     let (agent, tools) = grounded_agent(model, Budget::default());
     let outcome = agent.run("Add 300 to the 1200 in stock.").await;

@@ -14,6 +14,10 @@ use super::grounding::{magnitude, numbers_with_text};
 use crate::message::ToolCall;
 use crate::tool::Observation;
 
+/// How often a call must hold the last result, and no other number, to
+/// feed it back.
+const SAME_RESULT_TIMES: usize = 4;
+
 /// The last successful call of a computing tool, when no other call
 /// succeeded after it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -64,7 +68,9 @@ impl LastComputed {
 
     /// Whether a call with `arguments` puts this result back into the
     /// computation that gave it: beside the result, it holds every number
-    /// of the last call, or no other number (and the result twice or more).
+    /// of the last call, or no other number and the result
+    /// [`SAME_RESULT_TIMES`] times or more (`r * r` squares a side the
+    /// last call worked out; `r + r + r + r + r` goes nowhere).
     pub(super) fn fed_back_by(&self, arguments: &Value) -> bool {
         let new = numbers(arguments);
         let is_result = |v: &f64| same(*v, self.value);
@@ -76,7 +82,7 @@ impl LastComputed {
                 .numbers
                 .iter()
                 .all(|last| new.iter().any(|v| same(*v, *last)));
-        let only_the_result = new.len() >= 2 && new.iter().all(is_result);
+        let only_the_result = new.len() >= SAME_RESULT_TIMES && new.iter().all(is_result);
         holds_last_call || only_the_result
     }
 }
@@ -151,12 +157,16 @@ mod tests {
         assert!(last.fed_back_by(&expression("299792458 * 384400 * 115240220855200")));
         assert!(last.fed_back_by(&expression("115240220855200 / (299792458 * 384400)")));
         let last = computed("44120 + 35500.5 + 26800", "106420.5");
-        assert!(last.fed_back_by(&expression("106420.5 + 106420.5 + 106420.5")));
+        assert!(last.fed_back_by(&expression(
+            "106420.5 + 106420.5 + 106420.5 + 106420.5 + 106420.5"
+        )));
         // Numbers as JSON numbers (a typed tool) count the same way.
         let call = ToolCall::new("c1", "multiply", json!({ "a": 12, "b": 30 }));
         let observation = Observation::ok(&call, ToolOutput::new("360"));
         let last = LastComputed::of(&call, &observation).unwrap_or_else(|| panic!("360"));
-        assert!(last.fed_back_by(&json!({ "a": 360, "b": 360 })));
+        assert!(last.fed_back_by(&json!({ "terms": [360, 360, 360, 360] })));
+        // A square of the last result is the next step, not a loop.
+        assert!(!last.fed_back_by(&json!({ "a": 360, "b": 360 })));
         assert!(last.fed_back_by(&json!({ "factors": [12, 30, 360] })));
         assert!(!last.fed_back_by(&json!({ "a": 360, "b": 2 })));
     }
