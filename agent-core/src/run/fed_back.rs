@@ -90,24 +90,22 @@ impl LastComputed {
 /// The numbers in `value`: JSON numbers and the numbers written in its
 /// strings, at any depth.
 fn numbers(value: &Value) -> Vec<f64> {
-    let mut strings = Vec::new();
-    string_values(value, &mut strings);
-    let mut out: Vec<f64> = strings
-        .iter()
-        .flat_map(|s| numbers_with_text(s))
-        .filter_map(|(written, _)| value_of(&written))
-        .collect();
-    json_numbers(value, &mut out);
-    out
-}
-
-fn json_numbers(value: &Value, out: &mut Vec<f64>) {
-    match value {
-        Value::Number(n) => out.extend(n.as_f64()),
-        Value::Array(items) => items.iter().for_each(|v| json_numbers(v, out)),
-        Value::Object(map) => map.values().for_each(|v| json_numbers(v, out)),
-        _ => {}
+    fn collect(value: &Value, out: &mut Vec<f64>) {
+        match value {
+            Value::Number(n) => out.extend(n.as_f64()),
+            Value::String(s) => out.extend(
+                numbers_with_text(s)
+                    .into_iter()
+                    .filter_map(|(written, _)| value_of(&written)),
+            ),
+            Value::Array(items) => items.iter().for_each(|v| collect(v, out)),
+            Value::Object(map) => map.values().for_each(|v| collect(v, out)),
+            _ => {}
+        }
     }
+    let mut out = Vec::new();
+    collect(value, &mut out);
+    out
 }
 
 /// The value of a number as written (its scale word counted); `None`

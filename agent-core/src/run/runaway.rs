@@ -43,24 +43,36 @@ fn cut_in_value(value: &mut Value) {
 }
 
 /// `text` with every run of one character longer than [`RUNAWAY_CHARS`]
-/// replaced by `…`; `None` when it has none.
+/// replaced by `…`; `None` when it has none (the common case, found
+/// without allocating).
 fn without_runaways(text: &str) -> Option<String> {
-    let chars: Vec<char> = text.chars().collect();
+    let is_runaway = |&(c, run): &(char, usize)| run > RUNAWAY_CHARS && !c.is_whitespace();
+    if !runs(text).any(|r| is_runaway(&r)) {
+        return None;
+    }
     let mut out = String::with_capacity(text.len());
-    let mut cut = false;
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        let run = chars[i..].iter().take_while(|&&d| d == c).count();
-        if run > RUNAWAY_CHARS && !c.is_whitespace() {
+    for (c, run) in runs(text) {
+        if is_runaway(&(c, run)) {
             out.push('…');
-            cut = true;
         } else {
             out.extend(std::iter::repeat_n(c, run));
         }
-        i += run;
     }
-    cut.then_some(out)
+    Some(out)
+}
+
+/// The runs of one character in `text`, in order: each character and how
+/// many times in a row it comes.
+fn runs(text: &str) -> impl Iterator<Item = (char, usize)> + '_ {
+    let mut chars = text.chars().peekable();
+    std::iter::from_fn(move || {
+        let c = chars.next()?;
+        let mut run = 1;
+        while chars.next_if_eq(&c).is_some() {
+            run += 1;
+        }
+        Some((c, run))
+    })
 }
 
 #[cfg(test)]
