@@ -67,7 +67,7 @@ impl FileRoot {
     /// Whether `given` is an absolute path (Unix, Windows drive or UNC,
     /// `~`), which no file tool reads: a small model writes one it made up
     /// (`/var/log`, `C:\Users\…`).
-    pub fn is_absolute_path(given: &str) -> bool {
+    pub(crate) fn is_absolute_path(given: &str) -> bool {
         is_absolute(&given.trim().replace('\\', "/"))
     }
 
