@@ -7,7 +7,10 @@
 //! again when the model is sure of them; the same call again runs. A
 //! model that looked things up in between and then makes the same call,
 //! its numbers still in no result, has not confirmed them but ignored
-//! what it found: that call is sent back once more.
+//! what it found: that call is sent back once more. A number sent back
+//! the first time must then be in a result: what the lookup brought in
+//! does not make it a unit conversion (`10000 / 25`, sent back for the
+//! length of a wall, is not grounded by the `21,196` km the search found).
 //!
 //! Small models otherwise compute with facts they made up (a city's
 //! population, a year) and answer with a confident wrong number. The
@@ -58,6 +61,9 @@ pub(super) struct Grounding {
     /// count of numbers learned when they were sent back.
     #[serde(default)]
     warned_at: BTreeMap<String, usize>,
+    /// For the calls of `warned_at`: the numbers they were sent back for.
+    #[serde(default)]
+    warned_numbers: BTreeMap<String, Vec<String>>,
     /// An answer was already sent back once for its numbers.
     #[serde(default)]
     answer_warned: bool,
@@ -109,6 +115,7 @@ impl Grounding {
     /// last time.
     pub(super) fn check(&mut self, key: &str, arguments: &Value) -> Vec<String> {
         let learned = self.known.len();
+        let mut missing = Vec::new();
         if self.warned.contains(key) {
             match self.warned_at.get(key) {
                 Some(&at) if at != learned => {
@@ -116,14 +123,24 @@ impl Grounding {
                 }
                 _ => return Vec::new(),
             }
+            for written in self.warned_numbers.remove(key).unwrap_or_default() {
+                if !is_grounded_written(&written, self, Rule::Rechecked) {
+                    missing.push(written);
+                }
+            }
         }
-        let mut missing = Vec::new();
         collect_ungrounded(arguments, self, Rule::Everyday, &mut missing);
         missing.dedup();
         if !missing.is_empty() && self.warned.insert(key.to_string()) {
             self.warned_at.insert(key.to_string(), learned);
+            self.warned_numbers.insert(key.to_string(), missing.clone());
         }
         missing
+    }
+
+    /// Whether the call `key` was sent back for its numbers before.
+    pub(super) fn was_sent_back(&self, key: &str) -> bool {
+        self.warned.contains(key)
     }
 
     /// The numbers of a final answer the conversation does not hold, the
@@ -248,6 +265,18 @@ enum Rule {
     Answer,
     /// Only the conversation's numbers (and rounded copies of them).
     Strict,
+    /// A number of a computing call that was sent back for it, checked
+    /// again once the model has looked things up: as `Everyday`, but no
+    /// power of ten becomes a conversion because a result holds larger
+    /// numbers. It was not one when the call was sent back.
+    Rechecked,
+}
+
+/// Whether a number of a text, as the model wrote it, is known under
+/// `rule`.
+fn is_grounded_written(written: &str, known: &Grounding, rule: Rule) -> bool {
+    significant_digits(written).is_some_and(|digits| is_grounded(written, &digits, known, rule))
+        || list_grounded(written, known, rule)
 }
 
 fn collect_ungrounded(value: &Value, known: &Grounding, rule: Rule, out: &mut Vec<String>) {
@@ -297,7 +326,7 @@ fn is_grounded(written: &str, digits: &str, known: &Grounding, rule: Rule) -> bo
     // small models make those up. In an answer, only a count under ten
     // is: a `10`, `70` or `8.5` that no result holds was made up.
     let small = match rule {
-        Rule::Everyday => digits.len() <= 2 && magnitude(written) < 100.0,
+        Rule::Everyday | Rule::Rechecked => digits.len() <= 2 && magnitude(written) < 100.0,
         Rule::Answer => digits.len() == 1 && magnitude(written) < 10.0 && !written.contains('.'),
         Rule::Strict => false,
     };

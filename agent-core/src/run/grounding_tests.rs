@@ -68,6 +68,34 @@ fn a_call_made_again_after_a_lookup_that_did_not_ground_it_is_sent_back_once_mor
 }
 
 #[test]
+fn a_power_of_ten_sent_back_is_not_grounded_by_the_larger_numbers_a_lookup_brings() {
+    // A wall's length guessed as a round ten thousand: no conversion in a
+    // conversation whose numbers are all small.
+    let mut g = grounding(&["Question: How many days along the Great Wall at 25 km a day?"]);
+    let guessed = json!({"expression": "10000 / 25"});
+    assert_eq!(g.check("w", &guessed), ["10000"]);
+    // The search found the real length; the model kept its guess.
+    g.learn("Great Wall of China: its walls total about 21,196 kilometres.");
+    assert_eq!(g.check("w", &guessed), ["10000"]);
+    // A fresh call with that power of ten, after the lookup, converts.
+    assert!(
+        g.check("m", &json!({"expression": "21196 * 10000"}))
+            .is_empty()
+    );
+    // Twice sent back, the third time runs.
+    assert!(g.check("w", &guessed).is_empty());
+}
+
+#[test]
+fn a_second_send_back_says_the_numbers_are_still_in_no_result() {
+    let again = ungrounded_reason(&["10000".into()], &["search"], &[], true);
+    assert_eq!(
+        again,
+        "10000 is still not in any tool result. Compute with the numbers the results give; if you are sure it is right, make this same call again"
+    );
+}
+
+#[test]
 fn a_list_written_without_spaces_is_grounded_by_its_numbers() {
     let mut g = grounding(&["Observation: 1| run,latency_ms\n2| 1,212\n3| 2,198\n4| 3,240"]);
     // Read as one number it is unknown; read as a list, every number is.
@@ -212,23 +240,29 @@ fn the_models_own_turns_do_not_ground_a_number() {
 
 #[test]
 fn the_reason_names_the_numbers_and_where_to_find_them() {
-    let one = ungrounded_reason(&["2021".into()], &["search"], &[]);
+    let one = ungrounded_reason(&["2021".into()], &["search"], &[], false);
     assert_eq!(
         one,
         "2021 is not in the question or in any tool result. Look up the facts the question needs with search first, in words; if you are sure it is right, make this same call again"
     );
-    let two = ungrounded_reason(&["2021".into(), "1930".into()], &["read_file", "grep"], &[]);
+    let two = ungrounded_reason(
+        &["2021".into(), "1930".into()],
+        &["read_file", "grep"],
+        &[],
+        false,
+    );
     assert!(two.starts_with("2021, 1930 are not"), "{two}");
     assert!(
         two.contains("with read_file or grep first, in words; if you are sure they are right"),
         "{two}"
     );
-    let alone = ungrounded_reason(&["2021".into()], &[], &[]);
+    let alone = ungrounded_reason(&["2021".into()], &[], &[], false);
     assert!(alone.contains("Take it from the question"), "{alone}");
     let miscopied = ungrounded_reason(
         &["12400000".into()],
         &["search"],
         &[("12400000".into(), "124,000,000".into())],
+        false,
     );
     assert_eq!(
         miscopied,
@@ -241,6 +275,7 @@ fn the_reason_names_the_numbers_and_where_to_find_them() {
             ("1.25".into(), "12.5".into()),
             ("140 million".into(), "14 million".into()),
         ],
+        false,
     );
     assert_eq!(
         two,
@@ -311,7 +346,7 @@ fn an_answer_that_is_a_power_of_ten_must_come_from_the_results() {
 #[test]
 fn a_runaway_number_is_named_by_its_length_and_not_sent_to_search() {
     let runaway = format!("1{}", "0".repeat(60));
-    let reason = ungrounded_reason(std::slice::from_ref(&runaway), &["search"], &[]);
+    let reason = ungrounded_reason(std::slice::from_ref(&runaway), &["search"], &[], false);
     assert!(
         reason.starts_with("the call has a number of 61 characters"),
         "{reason}"
@@ -319,6 +354,6 @@ fn a_runaway_number_is_named_by_its_length_and_not_sent_to_search() {
     assert!(!reason.contains("search"), "{reason}");
     assert!(!reason.contains("00"), "{reason}");
     // Beside a number that could be looked up, the lookup advice stays.
-    let reason = ungrounded_reason(&[runaway, "8849".into()], &["search"], &[]);
+    let reason = ungrounded_reason(&[runaway, "8849".into()], &["search"], &[], false);
     assert!(reason.contains("Look up the facts"), "{reason}");
 }

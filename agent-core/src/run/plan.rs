@@ -126,6 +126,7 @@ impl Run {
             }
             let key = canonical_call_key(&call.name, &call.arguments);
             if grounding && state.grounded_tools.contains(&call.name) {
+                let again = state.grounding.was_sent_back(&key);
                 let missing = state.grounding.check(&key, &call.arguments);
                 if !missing.is_empty() {
                     // Sent back before it counts as a call: the same call
@@ -138,7 +139,9 @@ impl Run {
                             Some((written.clone(), known.to_string()))
                         })
                         .collect();
-                    plans.push(skip(&ungrounded_reason(&missing, &find_with, &miscopied)));
+                    plans.push(skip(&ungrounded_reason(
+                        &missing, &find_with, &miscopied, again,
+                    )));
                     continue;
                 }
             }

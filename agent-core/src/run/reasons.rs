@@ -70,11 +70,14 @@ pub(super) fn answer_compute_reason(numbers: &[String], compute_with: &[String])
 
 /// The observation of a call sent back for its numbers; `find_with`
 /// names the run's tools that can find them, `miscopied` pairs a number
-/// with the one the conversation has with a zero more or less.
+/// with the one the conversation has with a zero more or less. `again`:
+/// the same call was sent back before, and the model has looked things
+/// up since without finding its numbers.
 pub(super) fn ungrounded_reason(
     numbers: &[String],
     find_with: &[&str],
     miscopied: &[(String, String)],
+    again: bool,
 ) -> String {
     let shown = shown(numbers);
     if !miscopied.is_empty() && miscopied.len() == numbers.len() {
@@ -95,6 +98,12 @@ pub(super) fn ungrounded_reason(
     } else {
         (shown.join(", "), "are", "them", "they are")
     };
+    if again {
+        return format!(
+            "{list} {verb} still not in any tool result. Compute with the numbers the results give; \
+             if you are sure {they} right, make this same call again"
+        );
+    }
     let find = match find_with {
         [] => format!("Take {them} from the question"),
         tools => format!(
