@@ -181,16 +181,23 @@ impl EventSink for LiveView {
             Event::Stopped {
                 reason,
                 forced_answer,
+                ungrounded_numbers,
                 steps,
                 tool_calls,
                 usage,
                 elapsed_ms,
             } => {
-                let reason = if *forced_answer {
+                let mut reason = if *forced_answer {
                     format!("{reason}, answered on a forced turn")
                 } else {
                     reason.to_string()
                 };
+                if !ungrounded_numbers.is_empty() {
+                    reason.push_str(&format!(
+                        ", numbers in no tool result: {}",
+                        ungrounded_numbers.join(", ")
+                    ));
+                }
                 self.print(&self.paint(
                     "2",
                     &summary_line(

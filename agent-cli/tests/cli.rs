@@ -114,6 +114,34 @@ async fn run_and_verify(transport: &str, responses: Vec<Canned>) {
 }
 
 #[tokio::test]
+async fn an_answer_with_a_number_no_tool_gave_is_flagged_in_the_outcome_and_the_view() {
+    let made_up = "Thought: I know it.\nFinal Answer: It is 1792.";
+    let server = CannedServer::start(vec![
+        Canned::text(
+            "Thought: I will compute it.\nAction: calculator\nAction Input: {\"expression\": \"17 * 83\"}",
+        ),
+        Canned::text(made_up),
+        Canned::text(made_up),
+    ])
+    .await
+    .unwrap();
+    let mut command = agent();
+    command
+        .args(["run", "What is 17 * 83?", "--transport", "text", "--json"])
+        .args(["--base-url", server.url(), "--model", "test"]);
+    let out = output(command).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let outcome: Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(outcome["answer"], "It is 1792.");
+    assert_eq!(outcome["ungrounded_numbers"], serde_json::json!(["1792"]));
+    assert!(
+        text(&out.stderr).contains("numbers in no tool result: 1792"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[tokio::test]
 async fn run_text_transport_against_a_test_server_then_replay_verify() {
     run_and_verify(
         "text",

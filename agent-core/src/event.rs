@@ -115,6 +115,10 @@ pub enum Event {
         /// The answer came on a forced answer turn.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         forced_answer: bool,
+        /// The answer's numbers that nothing the model was given holds
+        /// ([`Outcome::ungrounded_numbers`](crate::Outcome)).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        ungrounded_numbers: Vec<String>,
         /// Model calls made.
         steps: u32,
         /// Tool calls executed.

@@ -96,6 +96,16 @@ pub struct Outcome {
     /// model was then asked for its answer.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub forced_answer: bool,
+    /// The numbers of the answer, as it wrote them, that nothing the model
+    /// was given holds: not the task, the system prompt nor any tool
+    /// result ([`Budget::ground_numbers`](crate::Budget), which compares
+    /// numbers by their significant digits and scale). Empty when every
+    /// number of the answer is found there, and when the run does not
+    /// ground numbers (the budget's switch is off, or it has no tools). A
+    /// number listed here was made up or computed in the model's head:
+    /// treat such an answer with care.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ungrounded_numbers: Vec<String>,
     /// Why the run stopped.
     pub stop_reason: StopReason,
     /// Every message of the run, including trimmed history.

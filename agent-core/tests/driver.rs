@@ -875,6 +875,53 @@ async fn an_answer_with_a_number_no_tool_gave_is_sent_back_once() {
         outcome.answer.as_deref(),
         Some("About 4,100,000, I am sure.")
     );
+    // The outcome and the stop event say which numbers no result held.
+    assert_eq!(outcome.ungrounded_numbers, ["4,100,000"]);
+}
+
+#[tokio::test]
+async fn the_outcome_lists_the_answers_numbers_that_no_tool_result_holds() {
+    let model = ScriptedModel::new()
+        .call("1", "add", json!({"a": 512, "b": 768}))
+        .text("The total is 1280, or 1792 with the spare.")
+        .text("The total is 1280, or 1792 with the spare.");
+    let (agent, _) = grounded_agent(model, Budget::default());
+    let sink = Arc::new(Collect::default());
+    let control = RunControl::default().with_sink(sink.clone());
+    let outcome = agent.run_with("Add 512 and 768.", &control).await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert_eq!(outcome.ungrounded_numbers, ["1792"]);
+    let stopped = sink
+        .events()
+        .into_iter()
+        .find_map(|e| match e {
+            Event::Stopped {
+                ungrounded_numbers, ..
+            } => Some(ungrounded_numbers),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(stopped, ["1792"]);
+    // A number a tool gave, or a task's own, is no such number.
+    let model = ScriptedModel::new()
+        .call("1", "add", json!({"a": 512, "b": 768}))
+        .text("512 and 768 make 1,280.");
+    let (agent, _) = grounded_agent(model, Budget::default());
+    let outcome = agent.run("Add 512 and 768.").await;
+    assert_eq!(outcome.answer.as_deref(), Some("512 and 768 make 1,280."));
+    assert!(outcome.ungrounded_numbers.is_empty());
+    // Without grounding, nothing is checked and nothing is listed.
+    let model = ScriptedModel::new().text("About 4,100,000.");
+    let (agent, _) = grounded_agent(
+        model,
+        Budget {
+            ground_numbers: false,
+            ..Budget::default()
+        },
+    );
+    let outcome = agent.run("How many?").await;
+    assert_eq!(outcome.answer.as_deref(), Some("About 4,100,000."));
+    assert!(outcome.ungrounded_numbers.is_empty());
 }
 
 #[tokio::test]

@@ -101,6 +101,7 @@ impl Agent {
                     emitter.emit(|| Event::Stopped {
                         reason: outcome.stop_reason.clone(),
                         forced_answer: outcome.forced_answer,
+                        ungrounded_numbers: outcome.ungrounded_numbers.clone(),
                         steps: outcome.steps,
                         tool_calls: outcome.tool_calls,
                         usage: outcome.usage,

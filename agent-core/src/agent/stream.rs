@@ -71,6 +71,7 @@ impl Drop for DropGuard<'_> {
             self.emitter.emit(|| Event::Stopped {
                 reason,
                 forced_answer: false,
+                ungrounded_numbers: Vec::new(),
                 steps: self.steps,
                 tool_calls: self.tool_calls,
                 usage: self.usage,
@@ -141,6 +142,7 @@ impl<'a> RunStream<'a> {
             None => Outcome {
                 answer: None,
                 forced_answer: false,
+                ungrounded_numbers: Vec::new(),
                 stop_reason: StopReason::Internal("the outcome was already taken".into()),
                 transcript: Vec::new(),
                 usage: Usage::default(),

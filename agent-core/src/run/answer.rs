@@ -113,7 +113,7 @@ impl Run {
                     self.offer_compute(&reason, limit);
                     return;
                 } else {
-                    let missing = self.ungrounded_on_answer_turn(answer);
+                    let missing = self.ungrounded_in_answer(answer);
                     (!missing.is_empty()).then(|| ungrounded_answer_turn_reason(&missing))
                 }
             }
@@ -146,7 +146,7 @@ impl Run {
         if let Some(claim) = self.state.grounding.check_claims(text) {
             return Some(false_claim_reason(&claim, &names));
         }
-        let missing = self.ungrounded_on_answer_turn(answer);
+        let missing = self.ungrounded_in_answer(answer);
         (!missing.is_empty()).then(|| answer_compute_reason(&missing, &names))
     }
 

@@ -54,11 +54,13 @@ impl Run {
         }
     }
 
-    /// The numbers of an answer given on a forced answer turn that are
-    /// found nowhere in the conversation (whether or not an earlier
-    /// answer was sent back for one): such an answer is asked again, or
-    /// gets a compute round, once at most.
-    pub(super) fn ungrounded_on_answer_turn(&self, answer: &str) -> Vec<String> {
+    /// The numbers of an answer that are found nowhere in the
+    /// conversation (whether or not an earlier answer was sent back for
+    /// one); empty when the run does not ground numbers. On a forced
+    /// answer turn such an answer is asked again, or gets a compute round,
+    /// once at most; the outcome lists them
+    /// ([`Outcome::ungrounded_numbers`](crate::Outcome)).
+    pub(super) fn ungrounded_in_answer(&self, answer: &str) -> Vec<String> {
         let state = &self.state;
         if !state.budget.ground_numbers || state.tools.is_empty() {
             return Vec::new();
