@@ -146,6 +146,7 @@ mod tests {
             stop_reason: "final_answer".into(),
             answer: Some(answer.into()),
             forced_answer: false,
+            ungrounded_numbers: Vec::new(),
             steps: 2,
             requests: 2,
             tool_calls: 1,

@@ -144,7 +144,18 @@ pub(crate) fn render(header: &Header, reports: &[Report]) -> String {
             }
         }
         let forced = report.records.iter().filter(|r| r.forced_answer).count();
-        let _ = writeln!(out, "Answers given on a forced answer turn: {forced}.\n");
+        let _ = writeln!(out, "Answers given on a forced answer turn: {forced}.");
+        let ungrounded: Vec<&Record> = report
+            .records
+            .iter()
+            .filter(|r| !r.ungrounded_numbers.is_empty())
+            .collect();
+        let ungrounded_right = ungrounded.iter().filter(|r| r.right).count();
+        let _ = writeln!(
+            out,
+            "Answers with a number no tool result holds: {} ({ungrounded_right} of them right).\n",
+            ungrounded.len()
+        );
         let wrong: Vec<&Record> = report.records.iter().filter(|r| !r.right).collect();
         if !wrong.is_empty() {
             let _ = writeln!(out, "Wrong answers:\n");
@@ -156,11 +167,16 @@ pub(crate) fn render(header: &Header, reports: &[Report]) -> String {
                 });
                 let _ = writeln!(
                     out,
-                    "- `{}` [{}] stop: {}{}; answer: {answer}",
+                    "- `{}` [{}] stop: {}{}; answer: {answer}{}",
                     r.id,
                     r.split,
                     r.stop_reason,
-                    if r.forced_answer { " (forced)" } else { "" }
+                    if r.forced_answer { " (forced)" } else { "" },
+                    if r.ungrounded_numbers.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (in no result: {})", r.ungrounded_numbers.join(", "))
+                    }
                 );
             }
             let _ = writeln!(out);
@@ -181,6 +197,7 @@ pub(crate) fn jsonl_line(record: &Record) -> String {
         "stop_reason": record.stop_reason,
         "answer": record.answer,
         "forced_answer": record.forced_answer,
+        "ungrounded_numbers": record.ungrounded_numbers,
         "steps": record.steps,
         "requests": record.requests,
         "tool_calls": record.tool_calls,

@@ -68,6 +68,8 @@ pub(crate) struct Record {
     pub(crate) stop_reason: String,
     pub(crate) answer: Option<String>,
     pub(crate) forced_answer: bool,
+    /// The answer's numbers that no tool result held (`Outcome::ungrounded_numbers`).
+    pub(crate) ungrounded_numbers: Vec<String>,
     pub(crate) steps: u32,
     pub(crate) requests: usize,
     pub(crate) tool_calls: u32,
@@ -199,6 +201,7 @@ pub(crate) async fn run_task(
         stop_reason: outcome.stop_reason.to_string(),
         answer: outcome.answer.clone(),
         forced_answer: outcome.forced_answer,
+        ungrounded_numbers: outcome.ungrounded_numbers.clone(),
         steps: outcome.steps,
         requests: usages.len(),
         tool_calls: outcome.tool_calls,
