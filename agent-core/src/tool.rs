@@ -19,14 +19,6 @@ pub struct ToolOutput {
     /// the model that its calls found nothing.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_results: bool,
-    /// The lookup matched nothing but shows something else that may hold
-    /// the answer (files shown whole after a search without a match). The
-    /// answer turn counts it as found; the same call made again right
-    /// after it runs again, and the model is told to read what it shows
-    /// or to change the call: a model that repeats a miss is stuck, not
-    /// done.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub missed: bool,
 }
 
 impl ToolOutput {
@@ -35,7 +27,6 @@ impl ToolOutput {
         Self {
             content: content.into(),
             no_results: false,
-            missed: false,
         }
     }
 
@@ -45,17 +36,6 @@ impl ToolOutput {
         Self {
             content: content.into(),
             no_results: true,
-            missed: true,
-        }
-    }
-
-    /// The output of a lookup that matched nothing and shows something
-    /// else instead ([`ToolOutput::missed`](Self::missed)).
-    pub fn missed(content: impl Into<String>) -> Self {
-        Self {
-            content: content.into(),
-            no_results: false,
-            missed: true,
         }
     }
 }
@@ -308,10 +288,6 @@ pub struct Observation {
     /// The call succeeded and found nothing ([`ToolOutput::no_results`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_results: bool,
-    /// The call matched nothing ([`ToolOutput::missed`]), whether or not
-    /// it shows something else.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub missed: bool,
 }
 
 impl Observation {
@@ -323,7 +299,6 @@ impl Observation {
             content: output.content,
             error: None,
             no_results: output.no_results,
-            missed: output.missed,
         }
     }
 
@@ -335,7 +310,6 @@ impl Observation {
             content: err.model_text(),
             error: Some(err.kind()),
             no_results: false,
-            missed: false,
         }
     }
 

@@ -23,7 +23,7 @@ use agent_core::{
     Agent, Budget, Completion, CompletionRequest, Event, HookAction, Message, Outcome, StopReason,
     ToolSpec, Transport,
 };
-use common::{TestTools, WithGlance, call, grounded_agent, tool_answers};
+use common::{TestTools, call, grounded_agent, tool_answers};
 use futures::StreamExt;
 use serde_json::{Value, json};
 
@@ -724,7 +724,6 @@ fn misusing_the_state_machine_is_a_typed_error() {
         content: "0".into(),
         error: None,
         no_results: false,
-        missed: false,
     };
     assert!(matches!(
         run.tool_results(vec![wrong], 3),
@@ -841,51 +840,6 @@ async fn numbers_from_the_task_or_tool_results_are_grounded() {
     let outcome = agent.run("go").await;
     assert_eq!(outcome.answer.as_deref(), Some("done"));
     assert_eq!(tools.probe.calls.load(Ordering::SeqCst), 2);
-}
-
-#[tokio::test]
-async fn a_repeat_of_a_call_that_matched_nothing_runs_again_and_the_run_goes_on() {
-    // A miss that shows a file whole may hold the answer, yet a model
-    // that makes the same call again is stuck, not done: the call runs
-    // again, told to read what it shows or to change the call.
-    let model = ScriptedModel::new()
-        .call("1", "glance", json!({"q": "stock"}))
-        .call("2", "glance", json!({"q": "stock"}))
-        .text("There are 7 widgets.");
-    let tools = TestTools::new();
-    let agent = Agent::builder()
-        .model(model)
-        .transport(TestTransport)
-        .toolbox(WithGlance(tools.clone()))
-        .build()
-        .unwrap();
-    let outcome = agent.run("How many widgets are in stock?").await;
-    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
-    assert!(!outcome.forced_answer);
-    assert_eq!(tools.probe.calls.load(Ordering::SeqCst), 2);
-    let answers = tool_answers(&outcome);
-    assert!(
-        answers[1]
-            .1
-            .ends_with("again nothing matched it. Read what it shows: if that answers the question, give the final answer; if not, make a different call: other arguments or another tool.)"),
-        "{}",
-        answers[1].1
-    );
-    // A repeat of a call that found something ends the work for the answer.
-    let model = ScriptedModel::new()
-        .call("1", "add", json!({"a": 3, "b": 4}))
-        .call("2", "add", json!({"a": 3, "b": 4}))
-        .text("7");
-    let tools = TestTools::new();
-    let agent = Agent::builder()
-        .model(model)
-        .transport(TestTransport)
-        .toolbox(tools.clone())
-        .build()
-        .unwrap();
-    let outcome = agent.run("3 + 4?").await;
-    assert_eq!(outcome.stop_reason, StopReason::RepeatedCall);
-    assert_eq!(tools.probe.calls.load(Ordering::SeqCst), 1);
 }
 
 #[tokio::test]

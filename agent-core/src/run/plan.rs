@@ -235,7 +235,6 @@ impl Run {
                         content,
                         error: Some(ToolErrorKind::Skipped),
                         no_results: false,
-                        missed: false,
                     });
                 }
                 CallPlan::Answered { content } => round.push(Observation {
@@ -244,20 +243,15 @@ impl Run {
                     content: content.clone(),
                     error: None,
                     no_results: false,
-                    missed: false,
                 }),
                 CallPlan::Run | CallPlan::Repeat => {
                     let Some(mut observation) = executed.next() else {
                         continue;
                     };
                     let before_notes = observation.content.len();
-                    // A repeat of a call that found nothing, or matched
-                    // nothing, runs again and is told so: the model is
-                    // stuck, not done.
-                    if observation.found_something()
-                        && !observation.missed
-                        && self.state.budget.answer_on_repeat
-                    {
+                    // A repeat of a call that found nothing runs again
+                    // and is told so: the model is stuck, not done.
+                    if observation.found_something() && self.state.budget.answer_on_repeat {
                         succeeded.push((
                             canonical_call_key(&call.name, &call.arguments),
                             observation.content.clone(),
@@ -291,13 +285,6 @@ impl Run {
                              nothing to answer with. Make a different call: other arguments \
                              or another tool.)",
                         );
-                    } else if *plan == CallPlan::Repeat && observation.missed {
-                        observation.content.push_str(&format!(
-                            "\n(Note: you already made this exact call, and again nothing \
-                             matched it. Read what it shows: if that answers the question, {}; \
-                             if not, make a different call: other arguments or another tool.)",
-                            self.when_enough_hint()
-                        ));
                     } else if *plan == CallPlan::Repeat
                         && seen > 1
                         && self.state.budget.answer_on_repeat

@@ -82,9 +82,6 @@ impl Toolbox for TestTools {
                 Ok(ToolOutput::new("seq done"))
             }
             "lookup" => Ok(ToolOutput::no_results("No entry mentions that.")),
-            "glance" => Ok(ToolOutput::missed(
-                "no matches for `stock`. The file is short; here it is whole:\n1| widgets = 7",
-            )),
             "tick" => Ok(ToolOutput::new(format!(
                 "calls so far: {}",
                 probe.calls.load(Ordering::SeqCst)
@@ -181,20 +178,4 @@ pub(crate) fn told(outcome: &Outcome) -> Vec<String> {
         .skip(1)
         .map(|m| m.content.clone())
         .collect()
-}
-
-/// The test tools and `glance`, a lookup that matches nothing and shows a
-/// short file whole instead (`ToolOutput::missed`).
-pub(crate) struct WithGlance(pub(crate) TestTools);
-
-#[async_trait]
-impl Toolbox for WithGlance {
-    fn specs(&self) -> Vec<ToolSpec> {
-        let mut specs = self.0.specs();
-        specs.push(spec("glance"));
-        specs
-    }
-    async fn call(&self, call: &ToolCall) -> Result<ToolOutput, ToolError> {
-        self.0.call(call).await
-    }
 }

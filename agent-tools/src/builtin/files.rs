@@ -654,7 +654,6 @@ fn grep_in(
         return Grep::Missed(ToolOutput {
             content: message,
             no_results: !shown_whole,
-            missed: true,
         });
     }
     if more > 0 {
@@ -763,7 +762,6 @@ fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<ToolOutput, To
         return Ok(ToolOutput {
             content: body,
             no_results: !listed,
-            missed: true,
         });
     }
     if more > 0 {
