@@ -344,6 +344,11 @@ impl Run {
     }
 
     fn take_outcome(&mut self) -> Outcome {
+        let answer = self.state.answer.take();
+        let ungrounded_numbers = answer
+            .as_deref()
+            .map(|answer| self.ungrounded_in_answer(answer))
+            .unwrap_or_default();
         let state = &mut self.state;
         let reason = match std::mem::replace(&mut state.phase, Phase::Finished) {
             Phase::Done { reason } => reason,
@@ -351,12 +356,6 @@ impl Run {
         };
         let transcript = std::mem::take(&mut state.transcript);
         let transcript = Arc::try_unwrap(transcript).unwrap_or_else(|shared| (*shared).clone());
-        let answer = state.answer.take();
-        let ungrounded_numbers = answer
-            .as_deref()
-            .map(|answer| self.ungrounded_in_answer(answer))
-            .unwrap_or_default();
-        let state = &mut self.state;
         Outcome {
             forced_answer: answer.is_some() && reason != StopReason::FinalAnswer,
             ungrounded_numbers,
