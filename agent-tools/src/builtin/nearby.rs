@@ -8,7 +8,9 @@
 //! (split on `-`, `_`, `.`, spaces and glob characters), so a model that
 //! guesses `config.json` is shown `config/server.toml`, and one that
 //! guesses `Notes/Tuesday.md` is shown `notes/2024-05-14-tue.md` only when
-//! a word matches. Only paths inside the root are ever shown.
+//! a word matches. Among paths as alike by name, those that hold the
+//! numbers of the given name (`q3`, `sprint14`, `2024-05-14`) come first.
+//! Only paths inside the root are ever shown.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -295,9 +297,10 @@ fn scored<'a>(given: &str, paths: &'a [String]) -> Vec<(u32, &'a String)> {
 
 /// How much `path` (lower case) looks like what the model gave: the kind
 /// of match of the name, and within one kind, how many of the given
-/// path's words the whole path shares (`gateway` makes
+/// path's words and numbers the whole path shares (`gateway` makes
 /// `logs/gateway/2024-05-02.log` closer to `/var/log/gateway/2024-05-02.log`
-/// than `logs/auth/2024-05-02.log`).
+/// than `logs/auth/2024-05-02.log`; `14` makes `retros/s14-retro.md`
+/// closer to `sprint14-retro.md` than `retros/s13-retro.md`).
 fn score(path: &str, given: &str, name: &str, stem: &str, words: &[&str]) -> u32 {
     let path_name = path.rsplit('/').next().unwrap_or(path);
     let path_stem = self::stem(path_name);
@@ -307,9 +310,15 @@ fn score(path: &str, given: &str, name: &str, stem: &str, words: &[&str]) -> u32
         .filter(|w| path_words.iter().any(|p| p == *w))
         .count();
     let shared = u32::try_from(shared).unwrap_or(u32::MAX);
-    // Within a kind of name match, shared words only break ties (the
-    // kinds are ten apart).
-    let tie_break = shared.min(9);
+    let path_numbers = numbers(path);
+    let shared_numbers = numbers(given)
+        .iter()
+        .filter(|n| path_numbers.contains(n))
+        .count();
+    let shared_numbers = u32::try_from(shared_numbers).unwrap_or(u32::MAX);
+    // Within a kind of name match, shared words and numbers only break
+    // ties (the kinds are ten apart).
+    let tie_break = shared.saturating_add(shared_numbers).min(9);
     if !given.is_empty() && (path == given || path.ends_with(&format!("/{given}"))) {
         return 100;
     }
@@ -323,7 +332,30 @@ fn score(path: &str, given: &str, name: &str, stem: &str, words: &[&str]) -> u32
     if long(stem) && long(path_stem) && (path_stem.contains(stem) || stem.contains(path_stem)) {
         return 50 + tie_break;
     }
-    shared.saturating_mul(20)
+    // A shared number alone does not make a path look alike: every file
+    // of a year would.
+    if shared == 0 {
+        return 0;
+    }
+    shared
+        .saturating_mul(20)
+        .saturating_add(shared_numbers.min(9))
+}
+
+/// The numbers written in `text` (runs of digits, without leading zeros),
+/// each once: `sprint14-2024-04-26` has `14`, `2024`, `4` and `26`.
+fn numbers(text: &str) -> Vec<&str> {
+    let mut found: Vec<&str> = text
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|run| !run.is_empty())
+        .map(|run| match run.trim_start_matches('0') {
+            "" => "0",
+            number => number,
+        })
+        .collect();
+    found.sort_unstable();
+    found.dedup();
+    found
 }
 
 /// A file name without its last extension.
@@ -376,6 +408,47 @@ mod tests {
         assert!(similar("a.md", &all).is_empty(), "short words do not match");
     }
 
+    #[test]
+    fn a_number_the_model_gave_puts_the_path_that_holds_it_first() {
+        let retros = paths(&[
+            "notes/retros/2024-04-12-s13-retro.md",
+            "notes/retros/2024-04-26-s14-retro.md",
+        ]);
+        assert_eq!(
+            similar("sprint14-retro-action-items", &retros),
+            [
+                "notes/retros/2024-04-26-s14-retro.md",
+                "notes/retros/2024-04-12-s13-retro.md"
+            ]
+        );
+        let sales = paths(&["data/sales_q2.csv", "data/sales_q3.csv"]);
+        assert_eq!(
+            similar("Q3_sales_sheet.xlsx", &sales),
+            ["data/sales_q3.csv", "data/sales_q2.csv"]
+        );
+        // Leading zeros do not matter; without a number, the order is by name.
+        assert_eq!(
+            similar("sales_q03", &sales),
+            ["data/sales_q3.csv", "data/sales_q2.csv"]
+        );
+        assert_eq!(
+            similar("sales", &sales),
+            ["data/sales_q2.csv", "data/sales_q3.csv"]
+        );
+        // A shared number alone does not make a path look alike.
+        assert!(similar("budget-14.md", &retros).is_empty());
+    }
+
+    #[test]
+    fn numbers_in_names_are_read_as_numbers() {
+        assert_eq!(
+            numbers("s14-2024-04-026/q3"),
+            ["14", "2024", "26", "3", "4"]
+        );
+        assert_eq!(numbers("v0.10.0"), ["0", "10"]);
+        assert!(numbers("readme.md").is_empty());
+    }
+
     /// A root holding `files` (each with one line), and its directory.
     fn root_with(files: &[&str]) -> (tempfile::TempDir, FileRoot) {
         let dir = tempfile::tempdir().unwrap();
@@ -411,6 +484,22 @@ mod tests {
         assert_eq!(closest("wifi.md"), None);
         // One shared word is too little.
         assert_eq!(closest("guest-list.txt"), None);
+    }
+
+    #[test]
+    fn a_shared_number_tells_two_files_that_are_otherwise_as_close() {
+        let (_dir, root) = root_with(&[
+            "notes/retros/2024-04-12-s13-retro.md",
+            "notes/retros/2024-04-26-s14-retro.md",
+        ]);
+        let closest = |given: &str| closest_file(&root, given);
+        assert_eq!(
+            closest("notes/retros/sprint-14-retro.md").as_deref(),
+            Some("notes/retros/2024-04-26-s14-retro.md")
+        );
+        // A number neither holds, or none at all: neither is read.
+        assert_eq!(closest("notes/retros/sprint-15-retro.md"), None);
+        assert_eq!(closest("notes/retros/last-retro.md"), None);
     }
 
     #[test]
