@@ -319,9 +319,11 @@ async fn replay_verify_of_a_killed_run_says_the_trace_is_incomplete() {
 
 #[tokio::test]
 async fn kill_9_never_tears_a_trace_line_but_the_last() {
-    // A stream of big text deltas (64 kB each, one trace line each), killed
-    // at different moments while the trace is being written.
-    let piece = "forty-two ".repeat(6_400);
+    // A stream of big text deltas (about 70 kB each, one trace line each),
+    // killed at different moments while the trace is being written. (Words
+    // that change as they go: a piece repeated over and over is a runaway,
+    // and the run would cut the stream itself.)
+    let piece: String = (0..5_000).map(|i| format!("forty-two {i} ")).collect();
     let events: Vec<String> = (0..400)
         .map(|_| json!({"choices": [{"index": 0, "delta": {"content": piece}}]}).to_string())
         .collect();

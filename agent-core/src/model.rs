@@ -289,8 +289,9 @@ impl CompletionAccumulator {
     }
 
     /// Whether the text or a call's arguments so far end in a runaway:
-    /// one short pattern (at most [`RUNAWAY_PERIOD`] bytes, such as `0`
-    /// or `, 0`) repeated over the last [`RUNAWAY_BYTES`] bytes. Small
+    /// one short pattern (at most [`RUNAWAY_PERIOD`] bytes, such as `0`,
+    /// `, 0` or ` - 48000 * (1 - 0.12)^0`) repeated over the last
+    /// [`RUNAWAY_BYTES`] bytes. Small
     /// models fall into such loops and stay in them until their token
     /// limit, which on a local server costs a minute of generation for
     /// nothing.
@@ -333,17 +334,19 @@ impl CompletionAccumulator {
 pub const RUNAWAY_BYTES: usize = 400;
 
 /// The longest pattern, in bytes, whose repetition makes a runaway.
-pub const RUNAWAY_PERIOD: usize = 8;
+pub const RUNAWAY_PERIOD: usize = 32;
 
 /// Whether `text` ends in one pattern of at most [`RUNAWAY_PERIOD`] bytes
 /// repeated over [`RUNAWAY_BYTES`] bytes.
 fn ends_in_repetition(text: &str) -> bool {
     let bytes = text.as_bytes();
-    let Some(start) = bytes.len().checked_sub(RUNAWAY_BYTES + RUNAWAY_PERIOD) else {
-        return false;
-    };
-    let tail = &bytes[start..];
-    (1..=RUNAWAY_PERIOD).any(|period| (period..tail.len()).all(|i| tail[i] == tail[i - period]))
+    (1..=RUNAWAY_PERIOD).any(|period| {
+        let Some(start) = bytes.len().checked_sub(RUNAWAY_BYTES + period) else {
+            return false;
+        };
+        let tail = &bytes[start..];
+        (period..tail.len()).all(|i| tail[i] == tail[i - period])
+    })
 }
 
 /// Decodes a tool call's JSON arguments text. Empty text is `{}`; text that
@@ -368,14 +371,21 @@ mod tests {
         );
         assert!(ends_in_repetition(&zeros));
         assert!(ends_in_repetition(&format!("[1{}", ", 0".repeat(200))));
+        let term = " - 48000 * (1 - 0.12)^0";
+        assert!(ends_in_repetition(&format!("48000{}", term.repeat(20))));
+        assert!(!ends_in_repetition(&format!("48000{}", term.repeat(16))));
         assert!(!ends_in_repetition(&"0".repeat(RUNAWAY_BYTES)));
         // Long ordinary text, a long number and a table are not runaways.
         let prose = "The api talks to the worker through a Redis queue. ".repeat(20);
         assert!(!ends_in_repetition(&prose));
-        let digits: String = (0..200)
-            .map(|i| char::from(b'0' + (i * 7 % 10) as u8))
+        let mut seed: u32 = 7;
+        let digits: String = (0..600)
+            .map(|_| {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                char::from(b'0' + ((seed >> 16) % 10) as u8)
+            })
             .collect();
-        assert!(!ends_in_repetition(&digits.repeat(3)));
+        assert!(!ends_in_repetition(&digits));
         let table = (0..40)
             .map(|i| format!("| {i} | {} |\n", i * 3))
             .collect::<String>();

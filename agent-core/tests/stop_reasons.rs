@@ -173,9 +173,13 @@ async fn total_token_budget_stops_with_usage_kept() {
 async fn per_request_budget_stops_before_the_request_is_sent() {
     // The opening and the tool specs are ~80 estimated tokens; the second
     // request adds the 400-byte argument (~100 more).
-    // (Not one character repeated: the run cuts such runaways short.)
-    let big: String = (0..400u32)
-        .map(|i| char::from(b'a' + (i % 26) as u8))
+    // (No piece repeated: the run cuts such runaways short.)
+    let mut seed: u32 = 1;
+    let big: String = (0..400)
+        .map(|_| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            char::from(b'a' + ((seed >> 16) % 26) as u8)
+        })
         .collect();
     let model = ScriptedModel::new().reply(Completion::tool_calls(vec![call(
         "c0",

@@ -1,19 +1,32 @@
-//! Runaways in the model's own replies: one character written again and
-//! again until the reply was cut (`8000 * 1.0275 ** 6 * 1000000…`, four
-//! hundred zeros). The message the run keeps, and sends back with every
-//! later request, has each such run replaced by `…`: shown its own
-//! runaway, a 1.5B model wrote it again on every later turn (a
-//! compound-interest task: five calls, each with the same four hundred
-//! zeros, and an answer of ten million); shown its first eight zeros,
-//! it sent those eight again. The trace's `ModelResponded` event keeps
-//! the reply as it came.
+//! Runaways in the model's own replies: one character, or one short
+//! piece, written again and again until the reply was cut
+//! (`8000 * 1.0275 ** 6 * 1000000…`, four hundred zeros; a search query
+//! followed by ` 2015-01-01 00:00:00 UTC` seven times; an expression that
+//! subtracts the same term twenty times). The message the run keeps, and
+//! sends back with every later request, has each such run replaced by
+//! `…`: shown its own runaway, a 1.5B model wrote it again on every later
+//! turn (a compound-interest task: five calls, each with the same four
+//! hundred zeros, and an answer of ten million); shown its first eight
+//! zeros, it sent those eight again. A repeated piece keeps its first
+//! copy, which the model meant; a repeated character goes whole, since
+//! its first may be part of the runaway too (a number's zeros). The
+//! trace's `ModelResponded` event keeps the reply as it came.
 
 use serde_json::Value;
 
 use crate::message::{Message, Role};
+use crate::model::RUNAWAY_PERIOD;
 
 /// One character repeated this many times in a row is a runaway.
 const RUNAWAY_CHARS: usize = 32;
+
+/// A piece of two characters or more repeated this many times in a row
+/// is a runaway when the copies also cover [`RUNAWAY_PIECE_CHARS`].
+const RUNAWAY_COPIES: usize = 6;
+
+/// The characters the copies of a repeated piece cover at least to make a
+/// runaway (so a short markdown rule such as `| --- | --- |` is not one).
+const RUNAWAY_PIECE_CHARS: usize = 64;
 
 /// Cuts the runaways of an assistant message: its text and the string
 /// values of its tool calls' arguments.
@@ -42,37 +55,113 @@ fn cut_in_value(value: &mut Value) {
     }
 }
 
-/// `text` with every run of one character longer than [`RUNAWAY_CHARS`]
-/// replaced by `…`; `None` when it has none (the common case, found
-/// without allocating).
+/// `text` with every runaway replaced by `…` (a repeated piece keeps its
+/// first copy); `None` when it has none (the common case, found with a
+/// few comparisons per sixteen bytes and without allocating).
 fn without_runaways(text: &str) -> Option<String> {
-    let is_runaway = |&(c, run): &(char, usize)| run > RUNAWAY_CHARS && !c.is_whitespace();
-    if !runs(text).any(|r| is_runaway(&r)) {
+    if !may_run_away(text.as_bytes()) {
+        return None;
+    }
+    let runaways = runaways(text);
+    if runaways.is_empty() {
         return None;
     }
     let mut out = String::with_capacity(text.len());
-    for (c, run) in runs(text) {
-        if is_runaway(&(c, run)) {
-            out.push('…');
-        } else {
-            out.extend(std::iter::repeat_n(c, run));
-        }
+    let mut at = 0;
+    for Runaway { start, kept, end } in runaways {
+        out.push_str(&text[at..start + kept]);
+        out.push('…');
+        at = end;
     }
+    out.push_str(&text[at..]);
     Some(out)
 }
 
-/// The runs of one character in `text`, in order: each character and how
-/// many times in a row it comes.
-fn runs(text: &str) -> impl Iterator<Item = (char, usize)> + '_ {
-    let mut chars = text.chars().peekable();
-    std::iter::from_fn(move || {
-        let c = chars.next()?;
-        let mut run = 1;
-        while chars.next_if_eq(&c).is_some() {
-            run += 1;
-        }
-        Some((c, run))
+/// How often [`may_run_away`] looks: every runaway holds a stretch this
+/// long that repeats itself one period later.
+const SAMPLE: usize = 16;
+
+/// Whether `bytes` may hold a runaway: at some multiple of [`SAMPLE`], the
+/// next [`SAMPLE`] bytes come again one period later. Every runaway passes
+/// (it covers more than `SAMPLE` bytes past its first multiple plus one
+/// period), and ordinary text nearly never does.
+fn may_run_away(bytes: &[u8]) -> bool {
+    (0..bytes.len()).step_by(SAMPLE).any(|at| {
+        (1..=RUNAWAY_PERIOD).any(|period| {
+            let Some(later) = bytes.get(at + period..at + period + SAMPLE) else {
+                return false;
+            };
+            bytes[at] == bytes[at + period] && bytes[at..at + SAMPLE] == *later
+        })
     })
+}
+
+/// One runaway in a text, in bytes: it covers `start..end`, and its
+/// first `kept` bytes stay.
+struct Runaway {
+    start: usize,
+    kept: usize,
+    end: usize,
+}
+
+/// The runaways of `text`, in order and apart, each by the shortest
+/// period that makes one where several do.
+fn runaways(text: &str) -> Vec<Runaway> {
+    let bytes = text.as_bytes();
+    let mut found: Vec<Runaway> = (1..=RUNAWAY_PERIOD)
+        .flat_map(|period| periodic_stretches(bytes, period))
+        .filter_map(|(start, end, period)| runaway(text, start, end, period))
+        .collect();
+    found.sort_by_key(|r| (r.start, std::cmp::Reverse(r.end)));
+    let mut apart: Vec<Runaway> = Vec::with_capacity(found.len());
+    for runaway in found {
+        if apart.last().is_none_or(|last| runaway.start >= last.end) {
+            apart.push(runaway);
+        }
+    }
+    apart
+}
+
+/// The longest stretches `start..end` of `bytes` that repeat themselves
+/// `period` bytes later (each byte equals the one `period` before it),
+/// with their period.
+fn periodic_stretches(bytes: &[u8], period: usize) -> Vec<(usize, usize, usize)> {
+    let mut stretches = Vec::new();
+    let mut from = None;
+    for at in period..=bytes.len() {
+        let repeats = at < bytes.len() && bytes[at] == bytes[at - period];
+        match (repeats, from) {
+            (true, None) => from = Some(at - period),
+            (false, Some(start)) => {
+                stretches.push((start, at, period));
+                from = None;
+            }
+            _ => {}
+        }
+    }
+    stretches
+}
+
+/// The runaway a periodic stretch makes, if it makes one: a character
+/// repeated more than [`RUNAWAY_CHARS`] times, or a longer piece
+/// [`RUNAWAY_COPIES`] times over [`RUNAWAY_PIECE_CHARS`] bytes or more.
+/// Only whole copies that start on a character count, and whitespace
+/// alone is layout.
+fn runaway(text: &str, start: usize, end: usize, period: usize) -> Option<Runaway> {
+    let start = (start..end).find(|&at| text.is_char_boundary(at))?;
+    let copies = (end - start) / period;
+    let end = start + copies * period;
+    let piece = text.get(start..start + period)?;
+    if piece.trim().is_empty() {
+        return None;
+    }
+    let long = if period == 1 {
+        copies > RUNAWAY_CHARS
+    } else {
+        copies >= RUNAWAY_COPIES && end - start >= RUNAWAY_PIECE_CHARS
+    };
+    let kept = if period == 1 { 0 } else { period };
+    long.then_some(Runaway { start, kept, end })
 }
 
 #[cfg(test)]
@@ -95,6 +184,64 @@ mod tests {
         assert_eq!(without_runaways("1,000,000 and 2000000000"), None);
         assert_eq!(without_runaways(&"-".repeat(32)), None);
         assert_eq!(without_runaways(&" ".repeat(80)), None);
+    }
+
+    #[test]
+    fn a_piece_repeated_many_times_keeps_its_first_copy() {
+        let query = format!(
+            "Rust 1.0 release date{}",
+            " 2015-01-01 00:00:00 UTC".repeat(7)
+        );
+        assert_eq!(
+            without_runaways(&query).as_deref(),
+            Some("Rust 1.0 release date 2015-01-01 00:00:00 UTC…")
+        );
+        let expression = format!(
+            "48000 * (1 - 0.12)^3{} - 48",
+            " - 48000 * (1 - 0.12)^0".repeat(20)
+        );
+        assert_eq!(
+            without_runaways(&expression).as_deref(),
+            Some("48000 * (1 - 0.12)^3 - 48000 * (1 - 0.12)^0… - 48")
+        );
+        // Characters of several bytes: the copy kept is whole.
+        assert_eq!(
+            without_runaways(&format!("答：{}", "中文解释".repeat(20))).as_deref(),
+            Some("答：中文解释…")
+        );
+        // Two runaways in one text are both cut.
+        let two = format!("a{}b{}c", "xy".repeat(40), "0".repeat(40));
+        assert_eq!(without_runaways(&two).as_deref(), Some("axy…b…c"));
+    }
+
+    #[test]
+    fn a_runaway_just_long_enough_is_found_wherever_it_starts() {
+        // The quick look samples every sixteen bytes; none is missed.
+        let prose = "Then the model wrote this, and it began to repeat itself.";
+        for lead in 0..40 {
+            let lead = &prose[..lead];
+            let zeros = format!("{lead}{}", "0".repeat(RUNAWAY_CHARS + 1));
+            assert_eq!(without_runaways(&zeros), Some(format!("{lead}…")));
+            let piece = "ab + 12.5 ";
+            let pieces = format!("{lead}{}", piece.repeat(RUNAWAY_COPIES + 1));
+            let cut = without_runaways(&pieces).unwrap_or_default();
+            // One copy stays (in whichever phase the repeat starts).
+            assert!(cut.starts_with(lead), "{cut}");
+            assert_eq!(cut.matches("12.5").count(), 1, "{cut}");
+            assert!(cut.len() < lead.len() + 2 * piece.len(), "{cut}");
+        }
+    }
+
+    #[test]
+    fn repeats_that_a_writer_means_stay_whole() {
+        // A sum of one number, a table rule, a sentence said twice, a list.
+        let sum = format!("{}107181.5", "107181.5 + ".repeat(4));
+        let rule = format!("|{}", " --- |".repeat(8));
+        let twice = "The api talks to the worker through a Redis queue. ".repeat(2);
+        let list = (1..40).map(|i| format!("{i}, ")).collect::<String>();
+        for text in [sum, rule, twice, list] {
+            assert_eq!(without_runaways(&text), None, "{text}");
+        }
     }
 
     #[test]
