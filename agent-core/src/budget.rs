@@ -77,7 +77,9 @@ pub struct HistoryWindow {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Budget {
-    /// Model calls at most (default 10).
+    /// Model calls at most (default 10). With [`answer_turn`](Self::answer_turn)
+    /// on, the last two are kept for the answer turn and its one retry
+    /// (the last one alone when this is 2 or less).
     pub max_steps: u32,
     /// Tool calls executed at most (default 50). A round asking for more
     /// runs the calls that fit; the rest are answered "not run".

@@ -515,6 +515,9 @@ async fn history_window_trims_requests_but_not_the_transcript() {
         .transport(TestTransport)
         .toolbox(TestTools::new())
         .budget(Budget {
+            // Room for the eight calls and the answer before the steps
+            // kept for an answer turn.
+            max_steps: 12,
             history_window: Some(HistoryWindow {
                 max_tokens: 400,
                 keep_tokens: 250,

@@ -94,10 +94,11 @@ async fn the_builder_turns_the_answer_turn_off_whatever_the_budget_says() {
 async fn max_steps_with_the_answer_turn_rescues_an_answer() {
     let model =
         adds(2).reply(Completion::text("3, from what I found").with_usage(Usage::new(10, 5)));
+    // The last two steps of four are kept for the answer turn and its retry.
     let (agent, model) = agent(
         model,
         Budget {
-            max_steps: 3,
+            max_steps: 4,
             ..Budget::default()
         },
     );
@@ -113,6 +114,43 @@ async fn max_steps_with_the_answer_turn_rescues_an_answer() {
         outcome.to_string(),
         "3, from what I found (answered after max_steps)"
     );
+}
+
+#[tokio::test]
+async fn at_the_step_limit_an_answer_turn_reply_that_is_a_call_is_asked_again() {
+    // Two tool steps; the answer turn (step 3 of 4) gets a call, which is
+    // not run, and the retry on the last step gets the answer.
+    let model = adds(3).reply(Completion::text("3, from what I found"));
+    let (agent, model) = agent(
+        model,
+        Budget {
+            max_steps: 4,
+            ..Budget::default()
+        },
+    );
+    let outcome = agent.run("loop").await;
+    assert_eq!(outcome.stop_reason, StopReason::MaxSteps);
+    assert_eq!(outcome.answer.as_deref(), Some("3, from what I found"));
+    assert!(outcome.forced_answer);
+    assert_eq!((outcome.steps, outcome.tool_calls), (4, 2));
+    assert_eq!(model.requests().len(), 4);
+    assert_eq!(model.remaining(), 0);
+}
+
+#[tokio::test]
+async fn a_budget_of_two_steps_keeps_one_for_the_work() {
+    let model = adds(1).reply(Completion::text("1, from what I found"));
+    let (agent, _) = agent(
+        model,
+        Budget {
+            max_steps: 2,
+            ..Budget::default()
+        },
+    );
+    let outcome = agent.run("loop").await;
+    assert_eq!((outcome.steps, outcome.tool_calls), (2, 1));
+    assert_eq!(outcome.answer.as_deref(), Some("1, from what I found"));
+    assert!(outcome.forced_answer);
 }
 
 #[tokio::test]

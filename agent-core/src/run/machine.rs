@@ -15,6 +15,14 @@ use super::plan::skip;
 use super::window::json_len;
 use super::{Phase, PromptAnchor, Run, RunError, Step};
 
+/// The steps at the end of a budget of `max_steps` kept for the answer
+/// turn: the ask and its one retry (a reply that is still a call, or no
+/// answer, is asked once more, as at every other stop), or the ask alone
+/// when the budget is too small to leave the work a step before both.
+fn answer_turn_steps(max_steps: u32) -> u32 {
+    if max_steps > 2 { 2 } else { 1 }
+}
+
 impl Run {
     /// What to do next. Idempotent while a request or tool round is
     /// pending: it issues the same step again (so a resumed run continues).
@@ -58,10 +66,11 @@ impl Run {
         if state.steps >= state.budget.max_steps {
             return self.finish(StopReason::MaxSteps);
         }
-        // With answer turns on, the last step of the budget is one.
+        // With answer turns on, the last steps of the budget are kept for
+        // the answer turn and its one retry.
         if state.budget.answer_turn
             && !state.answer_turn_used
-            && state.steps + 1 == state.budget.max_steps
+            && state.steps + answer_turn_steps(state.budget.max_steps) >= state.budget.max_steps
         {
             return self.answer_turn(StopReason::MaxSteps);
         }
