@@ -84,11 +84,11 @@ async fn an_answer_after_a_failed_call_is_sent_back_once_unless_turned_off() {
     let replies = [
         FAILING,
         "Thought: It failed.\nFinal Answer: I cannot find it.",
-        "Thought: I add.\nAction: calculator\nAction Input: {\"expression\": \"1 / 4\"}",
-        "Thought: Done.\nFinal Answer: 0.25",
+        "Thought: I compute.\nAction: calculator\nAction Input: {\"expression\": \"sqrt(16)\"}",
+        "Thought: Done.\nFinal Answer: 4",
     ];
     let (outcome, requests) = run(&replies, &[]).await;
-    assert_eq!(outcome["answer"], "0.25");
+    assert_eq!(outcome["answer"], "4");
     assert_eq!(requests, 4);
     let (outcome, requests) = run(&replies, &["--no-retry-after-failed-calls"]).await;
     assert_eq!(outcome["answer"], "I cannot find it.");

@@ -26,7 +26,10 @@
 //! hundred with one or two significant digits (`4`, `12`, `0.5`) and a
 //! few calendar and unit constants are taken as known, except in an
 //! answer given before any tool returned a result: there only the system
-//! prompt's and the task's numbers are. In a computing call the powers
+//! prompt's and the task's numbers are; and in a run with tools to look
+//! things up, a computing call whose numbers (two or more) are all only
+//! taken as known, none from the conversation, is sent back the first
+//! time too: `12 * 100` for a year of subscriptions no file was read for. In a computing call the powers
 //! of ten that convert units or scales are known too (a hundred, a
 //! thousand, a million; ten thousand where the conversation has numbers
 //! that large), but not in an answer.
@@ -112,8 +115,12 @@ impl Grounding {
     /// back before runs when it comes again, unless the conversation has
     /// learned numbers since (the model looked something up in between)
     /// and they still do not hold it: then it is sent back a second and
-    /// last time.
-    pub(super) fn check(&mut self, key: &str, arguments: &Value) -> Vec<String> {
+    /// last time. In a run that `can_look_up`, a call whose numbers are
+    /// all only taken as known (`12 * 100` for a year of subscriptions no
+    /// file was read for), none of them in the conversation, is sent back
+    /// the first time too: it computes from nothing the question or a
+    /// result gave.
+    pub(super) fn check(&mut self, key: &str, arguments: &Value, can_look_up: bool) -> Vec<String> {
         let learned = self.known.len();
         let mut missing = Vec::new();
         if self.warned.contains(key) {
@@ -130,12 +137,35 @@ impl Grounding {
             }
         }
         collect_ungrounded(arguments, self, Rule::Everyday, &mut missing);
+        if missing.is_empty() && can_look_up && !self.warned.contains(key) {
+            missing = self.all_only_assumed(arguments);
+        }
         missing.dedup();
         if !missing.is_empty() && self.warned.insert(key.to_string()) {
             self.warned_at.insert(key.to_string(), learned);
             self.warned_numbers.insert(key.to_string(), missing.clone());
         }
         missing
+    }
+
+    /// Every number of `arguments` when they are two or more, written in
+    /// numbers alone (no letters), and none of them is in the conversation
+    /// (each is only taken as known: a small number, a constant, a power
+    /// of ten); otherwise none. (A single number computes nothing, and
+    /// beside names or functions the tool's own error says more.)
+    fn all_only_assumed(&self, arguments: &Value) -> Vec<String> {
+        if has_letters(arguments) {
+            return Vec::new();
+        }
+        let mut all = Vec::new();
+        collect_ungrounded(arguments, &Grounding::default(), Rule::Strict, &mut all);
+        let mut absent = Vec::new();
+        collect_ungrounded(arguments, self, Rule::Strict, &mut absent);
+        if all.len() >= 2 && absent.len() == all.len() {
+            all
+        } else {
+            Vec::new()
+        }
     }
 
     /// Whether the call `key` was sent back for its numbers before.
@@ -277,6 +307,16 @@ enum Rule {
 fn is_grounded_written(written: &str, known: &Grounding, rule: Rule) -> bool {
     significant_digits(written).is_some_and(|digits| is_grounded(written, &digits, known, rule))
         || list_grounded(written, known, rule)
+}
+
+/// Whether a string of `value` (at any depth) holds a letter.
+fn has_letters(value: &Value) -> bool {
+    match value {
+        Value::String(text) => text.chars().any(char::is_alphabetic),
+        Value::Array(items) => items.iter().any(has_letters),
+        Value::Object(map) => map.values().any(has_letters),
+        Value::Number(_) | Value::Bool(_) | Value::Null => false,
+    }
 }
 
 fn collect_ungrounded(value: &Value, known: &Grounding, rule: Rule, out: &mut Vec<String>) {

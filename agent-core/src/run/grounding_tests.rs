@@ -32,39 +32,39 @@ fn made_up_numbers_are_found_and_copied_ones_are_not() {
         "Observation: Paris: about 2,100,000 people. Berlin: 3.8 million.",
     ]);
     let call = json!({"expression": "2100000 + 3800000"});
-    assert!(g.check("a", &call).is_empty());
+    assert!(g.check("a", &call, false).is_empty());
     let made_up = json!({"expression": "2140000 + 3667000 / 2"});
-    assert_eq!(g.check("b", &made_up), ["2140000", "3667000"]);
+    assert_eq!(g.check("b", &made_up, false), ["2140000", "3667000"]);
     // Sent back once; the same call again runs.
-    assert!(g.check("b", &made_up).is_empty());
+    assert!(g.check("b", &made_up, false).is_empty());
 }
 
 #[test]
 fn a_call_made_again_after_a_lookup_that_did_not_ground_it_is_sent_back_once_more() {
     let mut g = grounding(&["Question: How many hours at 80 km/h along the Great Wall?"]);
     let made_up = json!({"expression": "3710 / 80"});
-    assert_eq!(g.check("w", &made_up), ["3710"]);
+    assert_eq!(g.check("w", &made_up, false), ["3710"]);
     // The model looked the length up, then made the same call: the
     // result it found does not hold 3710.
     g.learn("Great Wall of China: its walls total about 21,196 kilometres.");
-    assert_eq!(g.check("w", &made_up), ["3710"]);
+    assert_eq!(g.check("w", &made_up, false), ["3710"]);
     // Twice sent back: the third time runs, whatever was learned.
     g.learn("Moon: about 384,400 kilometres.");
-    assert!(g.check("w", &made_up).is_empty());
+    assert!(g.check("w", &made_up, false).is_empty());
     // Made again at once, with nothing learned in between, it runs.
     assert_eq!(
-        g.check("c", &json!({"expression": "8849 * 3.28084"})),
+        g.check("c", &json!({"expression": "8849 * 3.28084"}), false),
         ["8849", "3.28084"]
     );
     assert!(
-        g.check("c", &json!({"expression": "8849 * 3.28084"}))
+        g.check("c", &json!({"expression": "8849 * 3.28084"}), false)
             .is_empty()
     );
     // A lookup that grounds it lets it run at once.
     let guessed = json!({"expression": "124000000 / 2"});
-    assert_eq!(g.check("j", &guessed), ["124000000"]);
+    assert_eq!(g.check("j", &guessed, false), ["124000000"]);
     g.learn("Japan: about 124,000,000 people.");
-    assert!(g.check("j", &guessed).is_empty());
+    assert!(g.check("j", &guessed, false).is_empty());
 }
 
 #[test]
@@ -73,17 +73,17 @@ fn a_power_of_ten_sent_back_is_not_grounded_by_the_larger_numbers_a_lookup_bring
     // conversation whose numbers are all small.
     let mut g = grounding(&["Question: How many days along the Great Wall at 25 km a day?"]);
     let guessed = json!({"expression": "10000 / 25"});
-    assert_eq!(g.check("w", &guessed), ["10000"]);
+    assert_eq!(g.check("w", &guessed, false), ["10000"]);
     // The search found the real length; the model kept its guess.
     g.learn("Great Wall of China: its walls total about 21,196 kilometres.");
-    assert_eq!(g.check("w", &guessed), ["10000"]);
+    assert_eq!(g.check("w", &guessed, false), ["10000"]);
     // A fresh call with that power of ten, after the lookup, converts.
     assert!(
-        g.check("m", &json!({"expression": "21196 * 10000"}))
+        g.check("m", &json!({"expression": "21196 * 10000"}), false)
             .is_empty()
     );
     // Twice sent back, the third time runs.
-    assert!(g.check("w", &guessed).is_empty());
+    assert!(g.check("w", &guessed, false).is_empty());
 }
 
 #[test]
@@ -100,12 +100,12 @@ fn a_list_written_without_spaces_is_grounded_by_its_numbers() {
     let mut g = grounding(&["Observation: 1| run,latency_ms\n2| 1,212\n3| 2,198\n4| 3,240"]);
     // Read as one number it is unknown; read as a list, every number is.
     let list = json!({"expression": "mean(212,198,240)"});
-    assert!(g.check("a", &list).is_empty());
+    assert!(g.check("a", &list, false).is_empty());
     // A list with a made-up number, and thousands groups, still count.
     let made_up = json!({"expression": "mean(212,198,251)"});
-    assert_eq!(g.check("b", &made_up), ["212,198,251"]);
+    assert_eq!(g.check("b", &made_up, false), ["212,198,251"]);
     let thousands = json!({"expression": "3,212,000 / 2"});
-    assert_eq!(g.check("c", &thousands), ["3,212,000"]);
+    assert_eq!(g.check("c", &thousands, false), ["3,212,000"]);
 }
 
 #[test]
@@ -119,27 +119,28 @@ fn small_numbers_constants_and_rounded_copies_are_known() {
         "2 ** 10",
     ] {
         assert!(
-            g.check(expression, &json!({"expression": expression}))
+            g.check(expression, &json!({"expression": expression}), false)
                 .is_empty(),
             "{expression}"
         );
     }
-    assert_eq!(g.check("x", &json!({"n": 4271})), ["4271"]);
+    assert_eq!(g.check("x", &json!({"n": 4271}), false), ["4271"]);
     // Float noise is the round number it stands for.
     assert!(
         g.check(
             "f",
-            &json!({"expression": "18 * 2450 / 100.00000000000001"})
+            &json!({"expression": "18 * 2450 / 100.00000000000001"}),
+            false
         )
         .is_empty()
     );
     // A large round number is a fact to look up.
     assert_eq!(
-        g.check("y", &json!({"expression": "84000000 - 6700000"})),
+        g.check("y", &json!({"expression": "84000000 - 6700000"}), false),
         ["84000000", "6700000"]
     );
     assert!(
-        g.check("z", &json!({"expression": "2450 * 1000000"}))
+        g.check("z", &json!({"expression": "2450 * 1000000"}), false)
             .is_empty()
     );
 }
@@ -152,7 +153,11 @@ fn the_same_digits_ten_times_larger_or_smaller_are_not_known() {
     ]);
     // A dropped zero and an added one.
     assert_eq!(
-        g.check("a", &json!({"expression": "14000000 / 12400000 * 100"})),
+        g.check(
+            "a",
+            &json!({"expression": "14000000 / 12400000 * 100"}),
+            false
+        ),
         ["12400000"]
     );
     assert_eq!(g.check_answer("12500", false), ["12500"]);
@@ -161,14 +166,14 @@ fn the_same_digits_ten_times_larger_or_smaller_are_not_known() {
     // Units change by thousands or hundreds: millions, percentages.
     for expression in ["14 / 124 * 100", "1.25 * 1000", "0.124e9 - 12.5 * 100"] {
         assert!(
-            g.check(expression, &json!({"expression": expression}))
+            g.check(expression, &json!({"expression": expression}), false)
                 .is_empty(),
             "{expression}"
         );
     }
-    assert!(g.check("n", &json!({"total": 1250})).is_empty());
+    assert!(g.check("n", &json!({"total": 1250}), false).is_empty());
     assert_eq!(
-        g.check("m", &json!({"total": 125})),
+        g.check("m", &json!({"total": 125}), false),
         [json!(125).to_string()]
     );
 }
@@ -202,7 +207,7 @@ fn an_answer_after_results_knows_only_counts_under_ten() {
     // In a computing call, small numbers stay everyday arithmetic.
     let mut g = grounding(&["Question: How many in stock?", "1| # Stock"]);
     assert!(
-        g.check("d", &json!({"expression": "(12 + 60) * 0.5"}))
+        g.check("d", &json!({"expression": "(12 + 60) * 0.5"}), false)
             .is_empty()
     );
 }
@@ -233,7 +238,7 @@ fn the_models_own_turns_do_not_ground_a_number() {
         Message::assistant("Thought: Rome has 2,873,000 people."),
     ]);
     assert_eq!(
-        g.check("k", &json!({"expression": "2873000 * 2"})),
+        g.check("k", &json!({"expression": "2873000 * 2"}), false),
         ["2873000"]
     );
 }
@@ -288,13 +293,13 @@ fn a_power_of_ten_in_a_call_is_known_only_as_a_factor_that_converts() {
     let mut g = grounding(&["Question: walking the Great Wall at 25 km a day, how many days?"]);
     // A made-up length is a fact to look up.
     assert_eq!(
-        g.check("a", &json!({"expression": "10000 / 25"})),
+        g.check("a", &json!({"expression": "10000 / 25"}), false),
         ["10000"]
     );
     // Units and scales convert with a hundred, a thousand, a million.
     for expression in ["25 * 1000", "25 / 100", "25 * 1000000", "0.001 * 25"] {
         assert!(
-            g.check(expression, &json!({"expression": expression}))
+            g.check(expression, &json!({"expression": expression}), false)
                 .is_empty(),
             "{expression}"
         );
@@ -302,14 +307,14 @@ fn a_power_of_ten_in_a_call_is_known_only_as_a_factor_that_converts() {
     // A run of zeros past every number in sight is no factor.
     for zeros in [60, 450] {
         let runaway = format!("25 * 1{}", "0".repeat(zeros));
-        let missing = g.check(&runaway, &json!({ "expression": runaway }));
+        let missing = g.check(&runaway, &json!({ "expression": runaway }), false);
         assert_eq!(missing.len(), 1, "{missing:?}");
         assert!(missing[0].starts_with("1000"), "{missing:?}");
     }
     // Ten thousand converts where the conversation has numbers that large.
     let mut g = grounding(&["Question: 東京の人口は?", "Tokyo: 1400万人"]);
     assert!(
-        g.check("c", &json!({"expression": "1400 * 10000"}))
+        g.check("c", &json!({"expression": "1400 * 10000"}), false)
             .is_empty()
     );
 }
@@ -319,13 +324,13 @@ fn a_percentage_added_to_or_taken_from_one_is_known() {
     let mut g = grounding(&["Question: 8,000 at 2.75% a year for 6 years, and an 18% tip"]);
     for expression in ["8000 * 1.0275 ** 6", "8000 * 1.18", "8000 * 0.82"] {
         assert!(
-            g.check(expression, &json!({"expression": expression}))
+            g.check(expression, &json!({"expression": expression}), false)
                 .is_empty(),
             "{expression}"
         );
     }
     assert_eq!(
-        g.check("d", &json!({"expression": "8000 * 1.07"})),
+        g.check("d", &json!({"expression": "8000 * 1.07"}), false),
         ["1.07"]
     );
 }
@@ -356,4 +361,40 @@ fn a_runaway_number_is_named_by_its_length_and_not_sent_to_search() {
     // Beside a number that could be looked up, the lookup advice stays.
     let reason = ungrounded_reason(&[runaway, "8849".into()], &["search"], &[], false);
     assert!(reason.contains("Look up the facts"), "{reason}");
+}
+
+#[test]
+fn a_call_of_only_assumed_numbers_is_sent_back_once_where_lookups_exist() {
+    let mut g = grounding(&["Question: What do our monthly subscriptions cost us per year?"]);
+    let from_nothing = json!({"expression": "12 * 100"});
+    // Nothing the question or a result gave: a lookup comes first.
+    assert_eq!(g.check("s", &from_nothing, true), ["12", "100"]);
+    // The same call again, with nothing looked up in between, runs.
+    assert!(g.check("s", &from_nothing, true).is_empty());
+    // Without a tool to look things up with, the same numbers are known.
+    assert!(g.check("t", &from_nothing, false).is_empty());
+    // One number from the conversation grounds the call.
+    let mut g = grounding(&["Question: What does 12 months of a 30 EUR plan cost?"]);
+    assert!(
+        g.check("u", &json!({"expression": "12 * 30 * 100 / 100"}), true)
+            .is_empty()
+    );
+    assert!(
+        g.check("v", &json!({"expression": "30 * 12"}), true)
+            .is_empty()
+    );
+    // A call with fewer than two numbers is not this check's to send back.
+    let mut g = grounding(&["Question: What is the mean latency?"]);
+    assert!(
+        g.check("w", &json!({"expression": "sqrt(x)"}), true)
+            .is_empty()
+    );
+    assert!(
+        g.check("x", &json!({"a": "latency", "b": 1}), true)
+            .is_empty()
+    );
+    assert!(
+        g.check("y", &json!({"expression": "100 * 100"}), true)
+            .is_empty()
+    );
 }

@@ -127,7 +127,8 @@ impl Run {
             let key = canonical_call_key(&call.name, &call.arguments);
             if grounding && state.grounded_tools.contains(&call.name) {
                 let again = state.grounding.was_sent_back(&key);
-                let missing = state.grounding.check(&key, &call.arguments);
+                let can_look_up = !finding_tools(state).is_empty();
+                let missing = state.grounding.check(&key, &call.arguments, can_look_up);
                 if !missing.is_empty() {
                     // Sent back before it counts as a call: the same call
                     // again is its first run, not a repeat.
