@@ -25,6 +25,21 @@ fn adds(n: usize) -> ScriptedModel {
     })
 }
 
+/// Runs the task "loop" with `model` and a step budget of `max_steps`.
+async fn run_with_max_steps(
+    model: ScriptedModel,
+    max_steps: u32,
+) -> (agent_core::Outcome, Arc<ScriptedModel>) {
+    let (agent, model) = agent(
+        model,
+        Budget {
+            max_steps,
+            ..Budget::default()
+        },
+    );
+    (agent.run("loop").await, model)
+}
+
 #[tokio::test]
 async fn final_answer_keeps_transcript_and_usage() {
     let model = adds(1).reply(Completion::text("done").with_usage(Usage::new(20, 2)));
@@ -95,14 +110,7 @@ async fn max_steps_with_the_answer_turn_rescues_an_answer() {
     let model =
         adds(2).reply(Completion::text("3, from what I found").with_usage(Usage::new(10, 5)));
     // The last two steps of four are kept for the answer turn and its retry.
-    let (agent, model) = agent(
-        model,
-        Budget {
-            max_steps: 4,
-            ..Budget::default()
-        },
-    );
-    let outcome = agent.run("loop").await;
+    let (outcome, model) = run_with_max_steps(model, 4).await;
     // What ended the work, and that the answer came on a forced turn.
     assert_eq!(outcome.stop_reason, StopReason::MaxSteps);
     assert_eq!(outcome.answer.as_deref(), Some("3, from what I found"));
@@ -121,14 +129,7 @@ async fn at_the_step_limit_an_answer_turn_reply_that_is_a_call_is_asked_again() 
     // Two tool steps; the answer turn (step 3 of 4) gets a call, which is
     // not run, and the retry on the last step gets the answer.
     let model = adds(3).reply(Completion::text("3, from what I found"));
-    let (agent, model) = agent(
-        model,
-        Budget {
-            max_steps: 4,
-            ..Budget::default()
-        },
-    );
-    let outcome = agent.run("loop").await;
+    let (outcome, model) = run_with_max_steps(model, 4).await;
     assert_eq!(outcome.stop_reason, StopReason::MaxSteps);
     assert_eq!(outcome.answer.as_deref(), Some("3, from what I found"));
     assert!(outcome.forced_answer);
@@ -140,14 +141,7 @@ async fn at_the_step_limit_an_answer_turn_reply_that_is_a_call_is_asked_again() 
 #[tokio::test]
 async fn a_budget_of_two_steps_keeps_one_for_the_work() {
     let model = adds(1).reply(Completion::text("1, from what I found"));
-    let (agent, _) = agent(
-        model,
-        Budget {
-            max_steps: 2,
-            ..Budget::default()
-        },
-    );
-    let outcome = agent.run("loop").await;
+    let (outcome, _) = run_with_max_steps(model, 2).await;
     assert_eq!((outcome.steps, outcome.tool_calls), (2, 1));
     assert_eq!(outcome.answer.as_deref(), Some("1, from what I found"));
     assert!(outcome.forced_answer);
