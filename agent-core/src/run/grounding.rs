@@ -228,9 +228,12 @@ impl Grounding {
 
     /// The known number that `written` copies with a zero dropped or
     /// added (`124,000,000` for `12400000`), as the conversation wrote it.
+    /// A number of one significant digit copies nothing: `100` and `10`
+    /// (a line number) share a digit, not a value.
     pub(super) fn miscopied(&self, written: &str) -> Option<&str> {
         let scale = scale_of(written)?;
-        let digits = significant_digits(written)?;
+        let digits = significant_digits(written)
+            .filter(|d| d.chars().filter(char::is_ascii_digit).count() >= 2)?;
         self.scales
             .get(&digits)?
             .iter()

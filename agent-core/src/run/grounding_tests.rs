@@ -398,3 +398,10 @@ fn a_call_of_only_assumed_numbers_is_sent_back_once_where_lookups_exist() {
             .is_empty()
     );
 }
+
+#[test]
+fn a_power_of_ten_is_no_miscopy_of_another() {
+    let g = grounding(&["Observation: 9| Figma\n10| Slack Pro | 29 | 7.25"]);
+    assert_eq!(g.miscopied("100"), None);
+    assert_eq!(g.miscopied("72.5"), Some("7.25"));
+}
