@@ -21,12 +21,12 @@ use crate::model::RUNAWAY_PERIOD;
 const RUNAWAY_CHARS: usize = 32;
 
 /// A piece of two characters or more repeated this many times in a row
-/// is a runaway when the copies also cover [`RUNAWAY_PIECE_CHARS`].
+/// is a runaway when the copies also cover [`RUNAWAY_PIECE_BYTES`].
 const RUNAWAY_COPIES: usize = 6;
 
-/// The characters the copies of a repeated piece cover at least to make a
+/// The bytes the copies of a repeated piece cover at least to make a
 /// runaway (so a short markdown rule such as `| --- | --- |` is not one).
-const RUNAWAY_PIECE_CHARS: usize = 64;
+const RUNAWAY_PIECE_BYTES: usize = 64;
 
 /// Cuts the runaways of an assistant message: its text and the string
 /// values of its tool calls' arguments.
@@ -144,7 +144,7 @@ fn periodic_stretches(bytes: &[u8], period: usize) -> Vec<(usize, usize, usize)>
 
 /// The runaway a periodic stretch makes, if it makes one: a character
 /// repeated more than [`RUNAWAY_CHARS`] times, or a longer piece
-/// [`RUNAWAY_COPIES`] times over [`RUNAWAY_PIECE_CHARS`] bytes or more.
+/// [`RUNAWAY_COPIES`] times over [`RUNAWAY_PIECE_BYTES`] bytes or more.
 /// Only whole copies that start on a character count, and whitespace
 /// alone is layout.
 fn runaway(text: &str, start: usize, end: usize, period: usize) -> Option<Runaway> {
@@ -158,7 +158,7 @@ fn runaway(text: &str, start: usize, end: usize, period: usize) -> Option<Runawa
     let long = if period == 1 {
         copies > RUNAWAY_CHARS
     } else {
-        copies >= RUNAWAY_COPIES && end - start >= RUNAWAY_PIECE_CHARS
+        copies >= RUNAWAY_COPIES && end - start >= RUNAWAY_PIECE_BYTES
     };
     let kept = if period == 1 { 0 } else { period };
     long.then_some(Runaway { start, kept, end })

@@ -283,16 +283,33 @@ fn scored<'a>(given: &str, paths: &'a [String]) -> Vec<(u32, &'a String)> {
     let given = given.trim_start_matches(['/', '~', '.']);
     let name = given.rsplit('/').next().unwrap_or(given);
     let stem = stem(name);
-    let words = words(given);
+    let given_words = words(given);
+    let given_numbers = numbers(given);
     let mut scored: Vec<(u32, &String)> = paths
         .iter()
         .filter_map(|path| {
-            let score = score(&path.to_lowercase(), given, name, stem, &words);
+            let given = Given {
+                path: given,
+                name,
+                stem,
+                words: &given_words,
+                numbers: &given_numbers,
+            };
+            let score = score(&path.to_lowercase(), &given);
             (score > 0).then_some((score, path))
         })
         .collect();
     scored.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
     scored
+}
+
+/// The path a model gave, lower case, and what [`score`] compares of it.
+struct Given<'a> {
+    path: &'a str,
+    name: &'a str,
+    stem: &'a str,
+    words: &'a [&'a str],
+    numbers: &'a [&'a str],
 }
 
 /// How much `path` (lower case) looks like what the model gave: the kind
@@ -301,7 +318,14 @@ fn scored<'a>(given: &str, paths: &'a [String]) -> Vec<(u32, &'a String)> {
 /// `logs/gateway/2024-05-02.log` closer to `/var/log/gateway/2024-05-02.log`
 /// than `logs/auth/2024-05-02.log`; `14` makes `retros/s14-retro.md`
 /// closer to `sprint14-retro.md` than `retros/s13-retro.md`).
-fn score(path: &str, given: &str, name: &str, stem: &str, words: &[&str]) -> u32 {
+fn score(path: &str, given: &Given<'_>) -> u32 {
+    let Given {
+        path: given,
+        name,
+        stem,
+        words,
+        numbers,
+    } = *given;
     let path_name = path.rsplit('/').next().unwrap_or(path);
     let path_stem = self::stem(path_name);
     let path_words = self::words(path);
@@ -310,11 +334,8 @@ fn score(path: &str, given: &str, name: &str, stem: &str, words: &[&str]) -> u32
         .filter(|w| path_words.iter().any(|p| p == *w))
         .count();
     let shared = u32::try_from(shared).unwrap_or(u32::MAX);
-    let path_numbers = numbers(path);
-    let shared_numbers = numbers(given)
-        .iter()
-        .filter(|n| path_numbers.contains(n))
-        .count();
+    let path_numbers = self::numbers(path);
+    let shared_numbers = numbers.iter().filter(|n| path_numbers.contains(n)).count();
     let shared_numbers = u32::try_from(shared_numbers).unwrap_or(u32::MAX);
     // Within a kind of name match, shared words and numbers only break
     // ties (the kinds are ten apart).
