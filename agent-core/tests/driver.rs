@@ -772,6 +772,29 @@ async fn a_call_with_made_up_numbers_is_sent_back_once_then_runs() {
 }
 
 #[tokio::test]
+async fn a_call_of_only_assumed_numbers_goes_back_for_a_lookup_first() {
+    // Nothing in the task is a number: `12 * 100` computes from nothing
+    // the run was given, though both are numbers taken as known.
+    let model = ScriptedModel::new()
+        .call("1", "add", json!({"a": 12, "b": 100}))
+        .call("2", "add", json!({"a": 12, "b": 100}))
+        .text("112");
+    let (agent, tools) = grounded_agent(model, Budget::default());
+    let outcome = agent.run("What do our subscriptions cost per year?").await;
+    let answers: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
+    assert!(
+        answers[0].starts_with(
+            "Error (not run): 12, 100 are not in the question or in any tool result. Look up the facts the question needs with"
+        ),
+        "{answers:?}"
+    );
+    // Made again, it runs: the model may be sure of them.
+    assert_eq!(answers[1], "112");
+    assert_eq!(tools.probe.calls.load(Ordering::SeqCst), 1);
+    assert_eq!(outcome.answer.as_deref(), Some("112"));
+}
+
+#[tokio::test]
 async fn a_made_up_call_made_again_after_a_lookup_is_sent_back_once_more() {
     // Between the first call and the same again, the model looked
     // something up; what it found does not hold 4127.

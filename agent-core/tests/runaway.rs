@@ -65,3 +65,40 @@ async fn a_runaway_call_is_cut_and_the_run_goes_on() {
     // An ordinary reply is read whole.
     assert_eq!(responded[1].finish_reason, Some(FinishReason::Stop));
 }
+
+#[tokio::test]
+async fn a_repeated_piece_is_cut_from_the_stream_and_from_what_the_model_reads_again() {
+    let term = " - 48000 * (1 - 0.12)^0";
+    let expression = format!("48000 * 0.88{}", term.repeat(60));
+    let model = Arc::new(
+        ScriptedModel::new()
+            .call("c1", "add", serde_json::json!({"a": 1, "b": expression}))
+            .text("I cannot compute it.")
+            .chunked(16),
+    );
+    let responded = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&responded);
+    let sink = FnSink(move |event: &Event| {
+        if let Event::ModelResponded { completion, .. } = event {
+            seen.lock().unwrap().push(completion.clone());
+        }
+    });
+    let agent = Agent::builder()
+        .model(Arc::clone(&model))
+        .transport(TestTransport)
+        .toolbox(TestTools::new())
+        .streaming(true)
+        .sink(sink)
+        .build()
+        .unwrap();
+    let outcome = agent.run("what is it worth").await;
+    assert_eq!(outcome.answer.as_deref(), Some("I cannot compute it."));
+    // The stream stopped once the piece had repeated for a while.
+    let responded = responded.lock().unwrap().clone();
+    assert_eq!(responded[0].finish_reason, Some(FinishReason::Repetition));
+    // The next request carries the call with the piece once, then `…`.
+    let second = &model.requests()[1];
+    let sent = serde_json::to_string(&second.messages).unwrap();
+    assert!(sent.contains(&format!("48000 * 0.88{term}…")), "{sent}");
+    assert!(!sent.contains(&term.repeat(2)), "{sent}");
+}

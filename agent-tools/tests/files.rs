@@ -991,3 +991,39 @@ async fn grep_in_a_folder_that_is_not_there_searches_the_whole_root() {
         .unwrap_err();
     assert_eq!(kind, ToolErrorKind::Denied);
 }
+
+#[tokio::test]
+async fn a_missing_name_shows_the_files_holding_its_numbers_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("data")).unwrap();
+    std::fs::write(
+        root.join("data/sales_q2.csv"),
+        "region,revenue\nNorth,100\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("data/sales_q3.csv"),
+        "region,revenue\nNorth,200\n",
+    )
+    .unwrap();
+    let tools = tools(root, true);
+    // Both are as alike by name; the one holding the `3` comes first.
+    for (tool, args) in [
+        ("read_file", json!({"path": "Q3_sales_sheet.xlsx"})),
+        ("search_files", json!({"glob": "Q3_sales_sheet.xlsx"})),
+    ] {
+        let out = call(&tools, tool, args).await.unwrap();
+        let q3 = out.find("`data/sales_q3.csv`:").unwrap();
+        let q2 = out.find("`data/sales_q2.csv`:").unwrap();
+        assert!(q3 < q2, "{tool}: {out}");
+    }
+    // A name that holds only the other number puts that file first.
+    let out = call(&tools, "read_file", json!({"path": "sales_sheet_q2.txt"}))
+        .await
+        .unwrap();
+    assert!(
+        out.find("sales_q2").unwrap() < out.find("sales_q3").unwrap(),
+        "{out}"
+    );
+}
