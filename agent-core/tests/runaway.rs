@@ -14,9 +14,32 @@ use agent_core::event::FnSink;
 use agent_core::message::FinishReason;
 use agent_core::model::RUNAWAY_BYTES;
 use agent_core::testing::{ScriptedModel, TestTransport};
-use agent_core::{Agent, Completion, Event, StopReason, ToolCall};
+use agent_core::{Agent, Completion, Event, Outcome, StopReason, ToolCall};
 use common::TestTools;
 use serde_json::Value;
+
+/// Runs `task` with `model` streamed through the test tools, and returns
+/// the outcome and every completion the model's turns gave, as they came.
+async fn run_streamed(model: &Arc<ScriptedModel>, task: &str) -> (Outcome, Vec<Completion>) {
+    let responded = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&responded);
+    let sink = FnSink(move |event: &Event| {
+        if let Event::ModelResponded { completion, .. } = event {
+            seen.lock().unwrap().push(completion.clone());
+        }
+    });
+    let agent = Agent::builder()
+        .model(Arc::clone(model))
+        .transport(TestTransport)
+        .toolbox(TestTools::new())
+        .streaming(true)
+        .sink(sink)
+        .build()
+        .unwrap();
+    let outcome = agent.run(task).await;
+    let responded = responded.lock().unwrap().clone();
+    (outcome, responded)
+}
 
 #[tokio::test]
 async fn a_runaway_call_is_cut_and_the_run_goes_on() {
@@ -31,28 +54,12 @@ async fn a_runaway_call_is_cut_and_the_run_goes_on() {
             .text("3")
             .chunked(16),
     );
-    let responded = Arc::new(Mutex::new(Vec::new()));
-    let seen = Arc::clone(&responded);
-    let sink = FnSink(move |event: &Event| {
-        if let Event::ModelResponded { completion, .. } = event {
-            seen.lock().unwrap().push(completion.clone());
-        }
-    });
-    let agent = Agent::builder()
-        .model(Arc::clone(&model))
-        .transport(TestTransport)
-        .toolbox(TestTools::new())
-        .streaming(true)
-        .sink(sink)
-        .build()
-        .unwrap();
-    let outcome = agent.run("add two and one").await;
+    let (outcome, responded) = run_streamed(&model, "add two and one").await;
     assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
     assert_eq!(outcome.answer.as_deref(), Some("3"));
     // The stream was read only until the loop showed.
     let chunks = model.chunks_sent();
     assert!(chunks < 4000 / 16, "{chunks} chunks read");
-    let responded = responded.lock().unwrap().clone();
     assert_eq!(responded[0].finish_reason, Some(FinishReason::Repetition));
     let Value::String(cut) = &responded[0].tool_calls[0].arguments else {
         panic!("{:?}", responded[0].tool_calls[0].arguments);
@@ -76,25 +83,9 @@ async fn a_repeated_piece_is_cut_from_the_stream_and_from_what_the_model_reads_a
             .text("I cannot compute it.")
             .chunked(16),
     );
-    let responded = Arc::new(Mutex::new(Vec::new()));
-    let seen = Arc::clone(&responded);
-    let sink = FnSink(move |event: &Event| {
-        if let Event::ModelResponded { completion, .. } = event {
-            seen.lock().unwrap().push(completion.clone());
-        }
-    });
-    let agent = Agent::builder()
-        .model(Arc::clone(&model))
-        .transport(TestTransport)
-        .toolbox(TestTools::new())
-        .streaming(true)
-        .sink(sink)
-        .build()
-        .unwrap();
-    let outcome = agent.run("what is it worth").await;
+    let (outcome, responded) = run_streamed(&model, "what is it worth").await;
     assert_eq!(outcome.answer.as_deref(), Some("I cannot compute it."));
     // The stream stopped once the piece had repeated for a while.
-    let responded = responded.lock().unwrap().clone();
     assert_eq!(responded[0].finish_reason, Some(FinishReason::Repetition));
     // The next request carries the call with the piece once, then `…`.
     let second = &model.requests()[1];
