@@ -15,7 +15,7 @@ use crate::answer_tool::{
     ANSWER_TOOL, AnswerCall, WithAnswerTool, answer_in_object, has_own_answer_tool, take_answer,
 };
 use crate::content_calls::{calls_in_content, looks_like_broken_call};
-use crate::words::words_constraint;
+use crate::words::{words_constraint, words_constraint_with_numbers};
 
 /// The default system prompt of [`AnswerMode::AfterCalls`]: one short
 /// sentence (every prompt token costs time on a local model) that sends
@@ -176,9 +176,13 @@ impl Transport for NativeTransport {
         // answer turn got one, the second lists no tools. That costs the
         // prefix cache (the tools are rendered into the system prompt), so
         // only a retry pays it, and it asks for words with a grammar where
-        // the server honours one.
+        // the server honours one (whose numbers are only the
+        // conversation's, when the first answer had one no tool gave).
         request.tools = if parts.answer_retry {
-            request.constraint = Some(words_constraint());
+            request.constraint = Some(match parts.answer_numbers {
+                Some(numbers) => Arc::new(words_constraint_with_numbers(numbers)),
+                None => words_constraint(),
+            });
             agent_core::message::no_tools()
         } else {
             match self.answer_tool_for(parts.tools) {

@@ -21,24 +21,70 @@ use serde_json::json;
 /// The longest answer the grammar allows, in characters.
 const MAX_ANSWER_CHARS: usize = 1500;
 
+/// The characters no answer starts with.
+const NOT_FIRST: &str = r#"\u0000-\u0020{}<>\x5B\x5D`"'*#|"#;
+
+/// The characters no answer holds.
+const NEVER: &str = r"\u0000{}";
+
+/// The marks that join digits into one number.
+const JOINERS: &str = ".,_";
+
 /// The words-only constraint, built once.
 pub(crate) fn words_constraint() -> Arc<Constraint> {
     static WORDS: OnceLock<Arc<Constraint>> = OnceLock::new();
     Arc::clone(WORDS.get_or_init(|| {
-        Arc::new(Constraint {
-            grammar: format!(
-                r#"root ::= [^\u0000-\u0020{{}}<>\x5B\x5D`"'*#|] [^\u0000{{}}]{{0,{}}}"#,
-                MAX_ANSWER_CHARS - 1
-            ),
-            json_schema: Some(json!({
-                "type": "object",
-                "properties": {"answer": {"type": "string", "maxLength": MAX_ANSWER_CHARS}},
-                "required": ["answer"],
-                "additionalProperties": false
-            })),
-            answer_only: true,
-        })
+        Arc::new(words_with_grammar(format!(
+            "root ::= [^{NOT_FIRST}] [^{NEVER}]{{0,{}}}",
+            MAX_ANSWER_CHARS - 1
+        )))
     }))
+}
+
+/// The words-only constraint of an answer turn asked again because its
+/// answer had a number no tool gave: every number it writes is one of
+/// `numbers` (the conversation's, see
+/// [`RequestParts::answer_numbers`](agent_core::RequestParts)), whole: no
+/// digit, and no `.`, `,` or `_` and a digit, follows one, so two of them
+/// cannot join into one that is not. With no numbers, it writes none.
+pub(crate) fn words_constraint_with_numbers(numbers: &[String]) -> Constraint {
+    let mut listed: Vec<String> = numbers
+        .iter()
+        .filter(|n| {
+            n.starts_with(|c: char| c.is_ascii_digit())
+                && n.chars().all(|c| c.is_ascii_digit() || ".,_ ".contains(c))
+        })
+        .map(|n| format!("\"{n}\""))
+        .collect();
+    listed.sort_unstable();
+    listed.dedup();
+    let rest = MAX_ANSWER_CHARS - 1;
+    let grammar = if listed.is_empty() {
+        format!("root ::= [^0-9{NOT_FIRST}] [^0-9{NEVER}]{{0,{rest}}}")
+    } else {
+        format!(
+            "root ::= (found-number | [{JOINERS}] | [^0-9{JOINERS}{NOT_FIRST}] found-number?) \
+             ([{JOINERS}] | [^0-9{JOINERS}{NEVER}] found-number?){{0,{rest}}}\n\
+             found-number ::= {}",
+            listed.join(" | ")
+        )
+    };
+    words_with_grammar(grammar)
+}
+
+/// A words-only constraint with this GBNF `grammar`; a schema-only server
+/// gets the answer object.
+fn words_with_grammar(grammar: String) -> Constraint {
+    Constraint {
+        grammar,
+        json_schema: Some(json!({
+            "type": "object",
+            "properties": {"answer": {"type": "string", "maxLength": MAX_ANSWER_CHARS}},
+            "required": ["answer"],
+            "additionalProperties": false
+        })),
+        answer_only: true,
+    }
 }
 
 #[cfg(test)]
@@ -51,6 +97,26 @@ mod tests {
         assert_eq!(
             grammar,
             r#"root ::= [^\u0000-\u0020{}<>\x5B\x5D`"'*#|] [^\u0000{}]{0,1499}"#
+        );
+    }
+
+    #[test]
+    fn the_numbers_grammar_lists_the_found_numbers_only() {
+        let numbers = [
+            "21,196".to_string(),
+            "21196".into(),
+            "6.4".into(),
+            "x1".into(),
+        ];
+        assert_eq!(
+            words_constraint_with_numbers(&numbers).grammar,
+            "root ::= (found-number | [.,_] | [^0-9.,_\\u0000-\\u0020{}<>\\x5B\\x5D`\"'*#|] found-number?) \
+             ([.,_] | [^0-9.,_\\u0000{}] found-number?){0,1499}\n\
+             found-number ::= \"21,196\" | \"21196\" | \"6.4\""
+        );
+        assert_eq!(
+            words_constraint_with_numbers(&[]).grammar,
+            r#"root ::= [^0-9\u0000-\u0020{}<>\x5B\x5D`"'*#|] [^0-9\u0000{}]{0,1499}"#
         );
     }
 }

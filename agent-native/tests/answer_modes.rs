@@ -122,6 +122,42 @@ async fn an_answer_turn_answered_with_a_written_call_asks_again_without_tools() 
     }
 }
 
+#[tokio::test]
+async fn an_answer_turn_answer_with_a_made_up_number_is_asked_again_for_found_ones() {
+    let search = json!({"query": "Great Wall of China"});
+    let model = Arc::new(
+        ScriptedModel::new()
+            .call("c1", "search", search.clone())
+            .call("c2", "search", search)
+            .text("About 1300 km.")
+            .text("About 21,196 km."),
+    );
+    let tools = builtin::registry(&["search"], None, true)
+        .unwrap()
+        .allow_all();
+    let outcome = Agent::builder()
+        .model(Arc::clone(&model))
+        .transport(NativeTransport::new())
+        .toolbox(tools)
+        .build()
+        .unwrap()
+        .run("How long is the Great Wall of China?")
+        .await;
+    assert_eq!(outcome.answer.as_deref(), Some("About 21,196 km."));
+    assert!(outcome.forced_answer && outcome.ungrounded_numbers.is_empty());
+    let requests = model.requests();
+    assert_eq!(requests.len(), 4);
+    assert!(requests[2].constraint.is_none());
+    // The second ask: no tools, words whose numbers are the results'.
+    let words = requests[3].constraint.as_ref().expect("a grammar");
+    assert!(requests[3].tools.is_empty());
+    assert!(
+        words.grammar.contains(r#""21,196" | "21196""#) && !words.grammar.contains("1300"),
+        "{}",
+        words.grammar
+    );
+}
+
 #[test]
 fn a_second_ask_after_calls_that_found_nothing_still_says_so() {
     let transport = NativeTransport::new();
@@ -324,6 +360,7 @@ fn render_with(transport: &NativeTransport, tool: &str) -> agent_core::Completio
         answer_only: false,
         answer_tools: &[],
         answer_retry: false,
+        answer_numbers: None,
         max_tokens: None,
         temperature: None,
     })

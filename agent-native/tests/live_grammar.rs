@@ -14,7 +14,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use agent_core::{ToolSpec, Toolbox};
-use agent_text::grammar::{Grammar, final_grammar, react_grammar};
+use agent_text::grammar::{Grammar, final_grammar, final_grammar_with_numbers, react_grammar};
 use agent_text::{Dialect, Parsed, PromptBuilder, STOP_SEQUENCE, parse};
 use agent_tools::builtin;
 use serde_json::{Value, json};
@@ -116,6 +116,40 @@ async fn live_answer_follows_the_final_grammar() {
     let (status, body) = complete(&url, &grammar.to_gbnf()).await;
     match constrained_reply(status, &body, &grammar) {
         Parsed::Final { answer, .. } => eprintln!("[live grammar] final answer {answer:?}"),
+        other => panic!("a final-only reply read as {other:?}"),
+    }
+}
+
+/// The numbers the calculator task's conversation holds once the
+/// calculator answered it.
+fn found_numbers() -> Vec<String> {
+    ["17", "83", "12", "3", "3139"]
+        .iter()
+        .map(|n| n.to_string())
+        .collect()
+}
+
+/// The digit runs of `text`.
+fn digit_runs(text: &str) -> Vec<&str> {
+    text.split(|c: char| !c.is_ascii_digit())
+        .filter(|run| !run.is_empty())
+        .collect()
+}
+
+#[tokio::test]
+async fn live_answer_asked_again_writes_only_found_numbers() {
+    let Some(url) = live_server().await else {
+        return;
+    };
+    let grammar = final_grammar_with_numbers(&found_numbers());
+    let (status, body) = complete(&url, &grammar.to_gbnf()).await;
+    match constrained_reply(status, &body, &grammar) {
+        Parsed::Final { answer, .. } => {
+            eprintln!("[live grammar] answer with found numbers {answer:?}");
+            for run in digit_runs(&answer) {
+                assert!(found_numbers().iter().any(|n| n == run), "{answer:?}");
+            }
+        }
         other => panic!("a final-only reply read as {other:?}"),
     }
 }
@@ -226,6 +260,7 @@ async fn live_native_answer_asked_again_comes_in_words() {
         answer_only: true,
         answer_tools: &[],
         answer_retry: true,
+        answer_numbers: None,
         max_tokens: Some(64),
         temperature: Some(0.0),
     });
@@ -252,4 +287,26 @@ async fn live_native_answer_asked_again_comes_in_words() {
         "{:?}",
         read.turn.decision
     );
+
+    // Asked again for a number no tool gave: only found numbers.
+    let numbers = found_numbers();
+    let request = transport.render(RequestParts {
+        messages: &messages,
+        tools: &tools,
+        answer_only: true,
+        answer_tools: &[],
+        answer_retry: true,
+        answer_numbers: Some(&numbers),
+        max_tokens: Some(64),
+        temperature: Some(0.0),
+    });
+    let completion = provider.complete(&request).await.unwrap();
+    eprintln!(
+        "[live grammar] native answer with found numbers: {:?}",
+        completion.text
+    );
+    assert!(completion.constrained, "the grammar was sent");
+    for run in digit_runs(&completion.text) {
+        assert!(numbers.iter().any(|n| n == run), "{:?}", completion.text);
+    }
 }

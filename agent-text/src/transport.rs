@@ -221,12 +221,23 @@ impl Transport for TextTransport {
     fn render(&self, parts: RequestParts<'_>) -> CompletionRequest {
         let mut request = parts.plain();
         request.stop.push(STOP_SEQUENCE.to_string());
-        request.constraint = if parts.answer_only && !parts.answer_tools.is_empty() {
-            // An answer turn's compute round: a step that calls one of
-            // the computing tools, or the final answer. Rare enough to
-            // compile each time.
-            self.grammar_on()
-                .then(|| Arc::new(grammar::constraint(parts.answer_tools, false)))
+        let compute_round = parts.answer_only && !parts.answer_tools.is_empty();
+        request.constraint = if !self.grammar_on() {
+            None
+        } else if compute_round || parts.answer_numbers.is_some() {
+            // Rare enough to compile each time: an answer turn's compute
+            // round (a step that calls one of the computing tools, or the
+            // final answer), and an answer turn whose answer may write
+            // only the conversation's numbers.
+            let (tools, answer_only) = if compute_round {
+                (parts.answer_tools, false)
+            } else {
+                (&parts.tools[..], parts.answer_only)
+            };
+            Some(Arc::new(match parts.answer_numbers {
+                Some(numbers) => grammar::constraint_with_numbers(tools, answer_only, numbers),
+                None => grammar::constraint(tools, answer_only),
+            }))
         } else {
             self.constraint(parts.tools, parts.answer_only)
         };

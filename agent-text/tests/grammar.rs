@@ -11,7 +11,8 @@ use std::sync::Arc;
 
 use agent_core::{Tool, ToolCall, ToolError, ToolOutput, ToolSpec, Toolbox};
 use agent_text::grammar::{
-    Grammar, final_envelope, final_grammar, ollama_envelope, react_grammar, schema_grammar,
+    Grammar, final_envelope, final_grammar, final_grammar_with_numbers, ollama_envelope,
+    react_grammar, react_grammar_with_numbers, schema_grammar,
 };
 use agent_text::{Parsed, parse};
 use agent_tools::{ToolRegistry, ToolSet, builtin, typed_tool};
@@ -132,6 +133,70 @@ fn gbnf_of_the_builtin_tools() {
     ];
     insta::assert_snapshot!("react_calculator_search", react_grammar(&two).to_gbnf());
     insta::assert_snapshot!("final", final_grammar().to_gbnf());
+}
+
+/// The numbers of the answer turn after a made-up number: the
+/// conversation's, as written and without separators.
+fn found_numbers() -> Vec<String> {
+    ["1", "21,196", "21196", "300", "6.4"]
+        .iter()
+        .map(|n| n.to_string())
+        .collect()
+}
+
+#[test]
+fn gbnf_of_an_answer_bound_to_the_found_numbers() {
+    insta::assert_snapshot!(
+        "final_with_numbers",
+        final_grammar_with_numbers(&found_numbers()).to_gbnf()
+    );
+    insta::assert_snapshot!(
+        "final_with_no_numbers",
+        final_grammar_with_numbers(&[]).to_gbnf()
+    );
+}
+
+#[test]
+fn an_answer_bound_to_the_found_numbers_writes_no_other() {
+    let grammar = final_grammar_with_numbers(&found_numbers());
+    let answer = |thought: &str, answer: &str| {
+        grammar.matches(&format!("Thought: {thought}\nFinal Answer: {answer}"))
+    };
+    // Found numbers, words around them, a sentence's full stop after one.
+    assert!(answer("the results say 21,196 km", "21,196 km."));
+    assert!(answer(
+        "the wall is long",
+        "About 21196 kilometres (6.4 times 1 river)"
+    ));
+    assert!(answer(
+        "the results do not say",
+        "The results do not show it."
+    ));
+    // A number found nowhere, in the answer or in the thought.
+    assert!(!answer("the results say so", "1300"));
+    assert!(!answer("about 1300 km", "21,196"));
+    // Two found numbers do not join into one that is not.
+    assert!(!answer("joined", "1300"));
+    assert!(!answer("joined", "1,300"));
+    assert!(!answer("joined", "1.300"));
+    assert!(!answer("joined", "21,1961"));
+    // Nor does an answer start with a space, or a thought hide a label.
+    assert!(!answer("fine", " 21196"));
+    assert!(!answer("Action: search", "21196"));
+    // With no numbers found, an answer in words stays open.
+    let none = final_grammar_with_numbers(&[]);
+    assert!(none.matches("Final Answer: The results do not show it."));
+    assert!(!none.matches("Final Answer: 42"));
+    // A compute round: the tool input follows its schema, its numbers
+    // free; the final answer is bound.
+    let specs = builtin_specs();
+    let compute =
+        react_grammar_with_numbers(&[spec(&specs, "calculator").clone()], &found_numbers());
+    assert!(compute.matches(
+        "Thought: divide them\nAction: calculator\nAction Input: {\"expression\": \"21196 / 6400\"}"
+    ));
+    assert!(compute.matches("Thought: found\nFinal Answer: 21,196"));
+    assert!(!compute.matches("Thought: guessed\nFinal Answer: 3.31"));
 }
 
 #[test]

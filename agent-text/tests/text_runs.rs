@@ -234,12 +234,64 @@ async fn an_answer_turn_sum_done_in_the_head_may_call_the_calculator_only() {
     assert!(!grammar(3).contains("search"));
     assert!(!grammar(2).contains("Action"));
     assert!(!grammar(4).contains("Action"));
+    // The first answer turn writes any number; once its answer held one
+    // no tool gave, the turns after it write only the conversation's.
+    assert!(!grammar(2).contains("found-number"));
+    for (i, found, not_found) in [
+        (3, "\"5900000\"", "\"2,950,000\""),
+        (4, "\"2950000\"", "\"2,950,001\""),
+    ] {
+        assert!(grammar(i).contains("found-number ::= "), "{}", grammar(i));
+        assert!(grammar(i).contains(found) && grammar(i).contains("\"2,100,000\""));
+        assert!(!grammar(i).contains(not_found));
+    }
     let offer = &requests[3].messages.last().unwrap().content;
     assert!(
         offer.starts_with(
             "Observation: Error: the answer has 2,950,000 which is in no tool result."
         ) && offer.contains("`Action:` (one of: calculator)"),
         "{offer}"
+    );
+}
+
+#[tokio::test]
+async fn an_answer_turn_asked_again_for_a_made_up_number_writes_only_found_ones() {
+    let search =
+        "Thought: look it up\nAction: search\nAction Input: {\"query\": \"Great Wall of China\"}";
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(search)
+            .text(search)
+            .text("Thought: I remember it\nFinal Answer: 1300")
+            .text("Thought: the result says it\nFinal Answer: 21,196 km"),
+    );
+    let agent = Agent::builder()
+        .model(Arc::clone(&model))
+        .transport(TextTransport::new())
+        .toolbox(
+            builtin::registry(&["search"], None, true)
+                .unwrap()
+                .allow_all(),
+        )
+        .build()
+        .unwrap();
+    let outcome = agent.run("How long is the Great Wall of China?").await;
+    assert_eq!(outcome.answer.as_deref(), Some("21,196 km"));
+    assert!(outcome.forced_answer);
+    let requests = model.requests();
+    let grammar = |i: usize| requests[i].constraint.as_ref().unwrap().grammar.clone();
+    assert!(!grammar(2).contains("found-number"));
+    let again = grammar(3);
+    assert!(
+        again.starts_with("root ::= (\"Thought: \" thought \"\\n\")? \"Final Answer: \" answer"),
+        "{again}"
+    );
+    assert!(again.contains("\"21,196\" | \"21196\""), "{again}");
+    assert!(!again.contains("1300"), "{again}");
+    let asked = &requests[3].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with("Observation: Error: the answer has 1300 which is in no tool result"),
+        "{asked}"
     );
 }
 

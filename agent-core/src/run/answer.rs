@@ -110,10 +110,12 @@ impl Run {
                     // The compute round was the second ask: this answer stands.
                     None
                 } else if let Some(reason) = self.uncomputed(answer, text) {
+                    self.state.answer_numbers_bound = true;
                     self.offer_compute(&reason, limit);
                     return;
                 } else {
                     let missing = self.ungrounded_in_answer(answer);
+                    self.state.answer_numbers_bound |= !missing.is_empty();
                     (!missing.is_empty()).then(|| ungrounded_answer_turn_reason(&missing))
                 }
             }

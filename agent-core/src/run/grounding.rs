@@ -58,6 +58,12 @@ pub(super) struct Grounding {
     /// any scale.
     #[serde(default)]
     scales: BTreeMap<String, BTreeMap<i32, String>>,
+    /// Every number of what the model was given, as written and without
+    /// its separators (`21,196` and `21196`; the values of `137,34.50`, a
+    /// row of a file, one by one): what an answer turn asked again for a
+    /// made-up number may write.
+    #[serde(default)]
+    written: BTreeSet<String>,
     /// Calls (canonical keys) already sent back once for their numbers.
     warned: BTreeSet<String>,
     /// For the calls of `warned` that may be sent back once more: the
@@ -81,7 +87,29 @@ impl Grounding {
     /// Never the model's own turns, nor the loop's error observations (a
     /// call sent back for `1930` must not make `1930` known).
     pub(super) fn learn(&mut self, text: &str) {
-        for (written, digits, scale) in numbers_in(text) {
+        let found = numbers_with_text(text);
+        for (written, _) in &found {
+            let number = written
+                .trim_start_matches('.')
+                .trim_end_matches(|c: char| !c.is_ascii_digit());
+            let values: Vec<&str> = if is_whole(number) {
+                vec![number]
+            } else {
+                number.split(SEPARATORS).filter(|v| !v.is_empty()).collect()
+            };
+            for value in values {
+                self.written.insert(value.to_string());
+                self.written.insert(
+                    value
+                        .chars()
+                        .filter(|c| c.is_ascii_digit() || *c == '.')
+                        .collect(),
+                );
+            }
+        }
+        self.written
+            .extend(dotted_and_in_words(text).map(str::to_string));
+        for (written, digits, scale) in with_parts(found) {
             if let Some(scale) = scale {
                 self.scales
                     .entry(digits.clone())
@@ -171,6 +199,16 @@ impl Grounding {
     /// Whether the call `key` was sent back for its numbers before.
     pub(super) fn was_sent_back(&self, key: &str) -> bool {
         self.warned.contains(key)
+    }
+
+    /// The numbers an answer may write once bound (see
+    /// [`RequestParts::answer_numbers`](crate::transport::RequestParts)):
+    /// the conversation's, as written and without separators, and the
+    /// counts under ten, which an answer may give unfound; sorted.
+    pub(super) fn answer_numbers(&self) -> Vec<String> {
+        let counts = (0..10).map(|n| n.to_string());
+        let all: BTreeSet<String> = self.written.iter().cloned().chain(counts).collect();
+        all.into_iter().collect()
     }
 
     /// The numbers of a final answer the conversation does not hold, the
@@ -472,28 +510,67 @@ pub(super) fn scale_of(written: &str) -> Option<i32> {
     (value.is_finite() && value > 0.0).then(|| value.log10().floor() as i32)
 }
 
-/// The significant digits of every number in `text`, with the power of
-/// ten it was written at, and as written. A number written with separators counts whole
-/// and in its parts too: in a row of a CSV file, `96,830` is two values.
-/// A part of zeros makes it one number (`124,000,000` is no list).
-fn numbers_in(text: &str) -> impl Iterator<Item = (String, String, Option<i32>)> + '_ {
-    numbers_with_text(text)
-        .into_iter()
-        .flat_map(|(written, digits)| {
-            let parts: Option<Vec<(String, String, Option<i32>)>> = if written
-                .contains([',', ' ', '_', '\u{a0}', '\u{202f}'])
-            {
-                written
-                    .split([',', ' ', '_', '\u{a0}', '\u{202f}'])
-                    .filter(|part| !part.is_empty())
-                    .map(|part| Some((part.to_string(), significant_digits(part)?, scale_of(part))))
-                    .collect()
-            } else {
-                None
-            };
-            let scale = scale_of(&written);
-            std::iter::once((written, digits, scale)).chain(parts.into_iter().flatten())
-        })
+/// The significant digits of the numbers `found` in a text (see
+/// [`numbers_with_text`]), with the power of ten each was written at, and
+/// as written. A number written with separators counts whole and in its
+/// parts too: in a row of a CSV file, `96,830` is two values. A part of
+/// zeros makes it one number (`124,000,000` is no list).
+fn with_parts(found: Vec<(String, String)>) -> impl Iterator<Item = (String, String, Option<i32>)> {
+    found.into_iter().flat_map(|(written, digits)| {
+        let parts: Option<Vec<(String, String, Option<i32>)>> = if written.contains(SEPARATORS) {
+            written
+                .split(SEPARATORS)
+                .filter(|part| !part.is_empty())
+                .map(|part| Some((part.to_string(), significant_digits(part)?, scale_of(part))))
+                .collect()
+        } else {
+            None
+        };
+        let scale = scale_of(&written);
+        std::iter::once((written, digits, scale)).chain(parts.into_iter().flatten())
+    })
+}
+
+/// The marks that separate groups of digits in a number as written.
+const SEPARATORS: [char; 5] = [',', ' ', '_', '\u{a0}', '\u{202f}'];
+
+/// The runs of digits and dots in `text` that are no number of
+/// [`numbers_with_text`] but an answer may still copy: a version or an
+/// address (`2.4.1`, `10.0.0.7`) and digits inside a word (`2` of `H2O`,
+/// `3` of `Q3`).
+fn dotted_and_in_words(text: &str) -> impl Iterator<Item = &str> {
+    let mut after_letter = false;
+    let mut runs = Vec::new();
+    let mut start = None;
+    for (i, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        let in_run = c.is_ascii_digit() || (c == '.' && start.is_some());
+        match (start, in_run) {
+            (None, true) => start = Some((i, after_letter)),
+            (Some((from, in_word)), false) => {
+                let run = text[from..i].trim_end_matches('.');
+                if in_word || run.matches('.').count() >= 2 {
+                    runs.push(run);
+                }
+                start = None;
+            }
+            _ => {}
+        }
+        after_letter = c.is_alphabetic() || c == '_';
+    }
+    runs.into_iter()
+}
+
+/// Whether `number` is one value as written: no separator, or groups of
+/// three digits after the first (`21,196`, `1 250 000.5`), not values
+/// side by side (`137,34.50`).
+fn is_whole(number: &str) -> bool {
+    let integer = number.split('.').next().unwrap_or_default();
+    let mut groups = integer.split(SEPARATORS);
+    let first = groups.next().unwrap_or_default();
+    !integer.contains(SEPARATORS) || (1..=3).contains(&first.len()) && groups.all(|g| g.len() == 3)
 }
 
 /// Every number in `text`, as written and as significant digits. A

@@ -12,7 +12,11 @@ fn grounding(texts: &[&str]) -> Grounding {
 
 #[test]
 fn numbers_are_read_with_their_separators_and_not_inside_words() {
-    let found = |t: &str| -> Vec<String> { numbers_in(t).map(|(_, digits, _)| digits).collect() };
+    let found = |t: &str| -> Vec<String> {
+        with_parts(numbers_with_text(t))
+            .map(|(_, digits, _)| digits)
+            .collect()
+    };
     assert_eq!(found("about 3,800,000 people (3.8 million)"), ["38", "38"]);
     assert_eq!(
         found("error E4127 in utf8 at 21 196 km"),
@@ -404,4 +408,43 @@ fn a_power_of_ten_is_no_miscopy_of_another() {
     let g = grounding(&["Observation: 9| Figma\n10| Slack Pro | 29 | 7.25"]);
     assert_eq!(g.miscopied("100"), None);
     assert_eq!(g.miscopied("72.5"), Some("7.25"));
+}
+
+#[test]
+fn an_answer_may_write_whole_values_as_written_and_plain_and_counts() {
+    let g = grounding(&[
+        "The wall is about 21,196 kilometres; Tokyo has 14 million people (14,000,000).",
+        "3| A-101,USB-C hub,137,34.50",
+        "H2O boils at 100.0 degrees; 1 250 000 visitors.",
+        "version = \"2.4.1\"",
+    ]);
+    // A row's values come one by one, a grouped number whole and plain,
+    // a version whole, digits inside a word (`H2O`) alone; counts under
+    // ten are always there.
+    let expected = [
+        "0",
+        "1",
+        "1 250 000",
+        "100.0",
+        "101",
+        "1250000",
+        "137",
+        "14",
+        "14,000,000",
+        "14000000",
+        "2",
+        "2.4",
+        "2.4.1",
+        "21,196",
+        "21196",
+        "3",
+        "34.50",
+        "4",
+        "5",
+        "6",
+        "7",
+        "8",
+        "9",
+    ];
+    assert_eq!(g.answer_numbers(), expected);
 }

@@ -174,6 +174,11 @@ struct State {
     /// The answer turn was asked once more (see `retry_answer_turn`).
     #[serde(default)]
     answer_retry_used: bool,
+    /// An answer-turn reply had numbers no tool gave: the answers after
+    /// it may only write the conversation's numbers (see
+    /// [`RequestParts::answer_numbers`](crate::transport::RequestParts)).
+    #[serde(default)]
+    answer_numbers_bound: bool,
     /// The answer turn's compute round (see `answer`).
     #[serde(default)]
     answer_compute: answer::AnswerCompute,
@@ -295,6 +300,7 @@ impl Run {
                 used_ids: foldhash::HashSet::default(),
                 answer_turn_used: false,
                 answer_retry_used: false,
+                answer_numbers_bound: false,
                 answer_compute: answer::AnswerCompute::NotOffered,
                 loop_words: echo::LoopWords::default(),
                 progress: ToolProgress::default(),

@@ -115,12 +115,16 @@ impl Run {
         };
         let offered = self.offered_tools(answer_only);
         let state = &self.state;
+        let answer_numbers = state
+            .answer_numbers_bound
+            .then(|| state.grounding.answer_numbers());
         let request = self.transport.render(RequestParts {
             messages: &messages,
             tools: offered.as_ref().unwrap_or(&state.tools),
             answer_only,
             answer_tools: &answer_tools,
             answer_retry: answer_only && state.answer_retry_used,
+            answer_numbers: answer_numbers.as_deref(),
             max_tokens: state.options.max_tokens,
             temperature: state.options.temperature,
         });

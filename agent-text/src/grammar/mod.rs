@@ -11,8 +11,11 @@
 //! - [`schema_grammar`]: the JSON values a schema allows.
 //! - [`ollama_envelope`] / [`final_envelope`]: the same steps as a JSON
 //!   schema, for servers that constrain by schema.
-//! - [`constraint`]: all of it as the request's
-//!   [`Constraint`].
+//! - [`final_grammar_with_numbers`] / [`react_grammar_with_numbers`]: an
+//!   answer turn after an answer with a number no tool gave, whose
+//!   numbers may only be the conversation's.
+//! - [`constraint`] / [`constraint_with_numbers`]: all of it as the
+//!   request's [`Constraint`].
 //! - [`Grammar`] is the AST ([`Expr`], [`CharClass`]); [`Grammar::to_gbnf`]
 //!   renders it and [`Grammar::matches`] tells whether a text is in it.
 //! - The bounds (string lengths, digits, items, depth) are the `MAX_*`
@@ -37,6 +40,7 @@ mod bounds;
 mod envelope;
 mod gbnf;
 mod json;
+mod numbers;
 mod react;
 mod recognize;
 mod tokens;
@@ -51,7 +55,9 @@ pub use bounds::{
 };
 pub use envelope::{final_envelope, ollama_envelope};
 pub use json::schema_grammar;
-pub use react::{final_grammar, react_grammar};
+pub use react::{
+    final_grammar, final_grammar_with_numbers, react_grammar, react_grammar_with_numbers,
+};
 
 /// The constraint for a request offering `tools`: the GBNF grammar and
 /// the JSON-schema envelope of one step, or of a final answer only when
@@ -66,15 +72,44 @@ pub use react::{final_grammar, react_grammar};
 /// assert!(forced.json_schema.is_some());
 /// ```
 pub fn constraint(tools: &[ToolSpec], answer_only: bool) -> Constraint {
+    constraint_with(tools, answer_only, None)
+}
+
+/// [`constraint`] for an answer turn after an answer with a number no
+/// tool gave: its thought and final answer write only `numbers` (see
+/// [`final_grammar_with_numbers`]). A compute round passes its computing
+/// tools with `answer_only` false. The JSON-schema envelope does not
+/// bound the numbers.
+pub fn constraint_with_numbers(
+    tools: &[ToolSpec],
+    answer_only: bool,
+    numbers: &[String],
+) -> Constraint {
+    constraint_with(tools, answer_only, Some(numbers))
+}
+
+/// The constraint of a step with `tools`, or of an answer only, its
+/// numbers bound to `numbers` when given.
+fn constraint_with(
+    tools: &[ToolSpec],
+    answer_only: bool,
+    numbers: Option<&[String]>,
+) -> Constraint {
     if answer_only {
         Constraint {
-            grammar: final_grammar().to_gbnf(),
+            grammar: numbers
+                .map_or_else(final_grammar, final_grammar_with_numbers)
+                .to_gbnf(),
             json_schema: Some(final_envelope()),
             answer_only,
         }
     } else {
         Constraint {
-            grammar: react_grammar(tools).to_gbnf(),
+            grammar: match numbers {
+                Some(numbers) => react_grammar_with_numbers(tools, numbers),
+                None => react_grammar(tools),
+            }
+            .to_gbnf(),
             json_schema: Some(ollama_envelope(tools)),
             answer_only,
         }

@@ -22,6 +22,7 @@ use agent_core::ToolSpec;
 use super::ast::{CharClass, Expr, Grammar, RuleSet};
 use super::bounds::{MAX_ANSWER_CHARS, MAX_THOUGHT_CHARS};
 use super::json::{SchemaCompiler, input_hint};
+use super::numbers::text_with_numbers;
 
 /// The labels, as the classic prompt writes them.
 const THOUGHT: &str = "Thought: ";
@@ -55,9 +56,23 @@ const FINAL_ANSWER: &str = "Final Answer: ";
 /// assert!(grammar.to_gbnf().starts_with("root ::= \"Thought: \" thought \"\\n\" "));
 /// ```
 pub fn react_grammar(tools: &[ToolSpec]) -> Grammar {
+    step_grammar(tools, None)
+}
+
+/// [`react_grammar`] for an answer turn's compute round after an answer
+/// with a number no tool gave: the thought and the final answer write
+/// only `numbers` (see [`final_grammar_with_numbers`]); the tool inputs
+/// follow their schemas.
+pub fn react_grammar_with_numbers(tools: &[ToolSpec], numbers: &[String]) -> Grammar {
+    step_grammar(tools, Some(numbers))
+}
+
+/// One step with `tools`, its thought and answer writing only `numbers`
+/// when given.
+fn step_grammar(tools: &[ToolSpec], numbers: Option<&[String]>) -> Grammar {
     let mut rules = RuleSet::new();
-    let thought = thought(&mut rules);
-    let answer = answer(&mut rules);
+    let thought = thought(&mut rules, numbers);
+    let answer = answer(&mut rules, numbers);
     let mut seen: Vec<&str> = Vec::new();
     let mut calls = Vec::new();
     for tool in tools {
@@ -97,9 +112,33 @@ pub fn react_grammar(tools: &[ToolSpec]) -> Grammar {
 /// assert!(!grammar.matches("Thought: more\nAction: search\nAction Input: {}"));
 /// ```
 pub fn final_grammar() -> Grammar {
+    answer_grammar(None)
+}
+
+/// The grammar of a forced answer turn asked again because its answer had
+/// a number no tool gave: as [`final_grammar`], but every number of the
+/// thought and the answer is one of `numbers` (the conversation's, see
+/// [`RequestParts::answer_numbers`](agent_core::RequestParts)).
+///
+/// ```
+/// use agent_text::grammar::final_grammar_with_numbers;
+///
+/// let grammar = final_grammar_with_numbers(&["21,196".into(), "21196".into()]);
+/// assert!(grammar.matches("Thought: the results say so.\nFinal Answer: 21,196 km"));
+/// assert!(grammar.matches("Final Answer: The results do not show it."));
+/// assert!(!grammar.matches("Final Answer: 1300"));
+/// assert!(!grammar.matches("Thought: about 1300\nFinal Answer: 21196"));
+/// ```
+pub fn final_grammar_with_numbers(numbers: &[String]) -> Grammar {
+    answer_grammar(Some(numbers))
+}
+
+/// Maybe a thought, then the final answer, writing only `numbers` when
+/// given.
+fn answer_grammar(numbers: Option<&[String]>) -> Grammar {
     let mut rules = RuleSet::new();
-    let thought = thought(&mut rules);
-    let answer = answer(&mut rules);
+    let thought = thought(&mut rules, numbers);
+    let answer = answer(&mut rules, numbers);
     let root = Expr::seq([
         Expr::opt(Expr::seq([Expr::lit(THOUGHT), thought, Expr::lit("\n")])),
         Expr::lit(FINAL_ANSWER),
@@ -109,8 +148,12 @@ pub fn final_grammar() -> Grammar {
 }
 
 /// One line of reasoning: no colon, starting with a visible character.
-fn thought(rules: &mut RuleSet) -> Expr {
+fn thought(rules: &mut RuleSet, numbers: Option<&[String]>) -> Expr {
     let line = [('\n', '\n'), ('\r', '\r'), (':', ':'), ('：', '：')];
+    if let Some(numbers) = numbers {
+        let blank = [(' ', ' '), ('\t', '\t')];
+        return text_with_numbers(rules, "thought", &line, &blank, numbers, MAX_THOUGHT_CHARS);
+    }
     let first = [(' ', ' '), ('\t', '\t')].into_iter().chain(line);
     rules.shared("thought", |_| {
         Expr::seq([
@@ -125,8 +168,18 @@ fn thought(rules: &mut RuleSet) -> Expr {
 }
 
 /// Free text, maybe over several lines, starting with a visible character.
-fn answer(rules: &mut RuleSet) -> Expr {
+fn answer(rules: &mut RuleSet, numbers: Option<&[String]>) -> Expr {
     let blank = [(' ', ' '), ('\t', '\t'), ('\n', '\n'), ('\r', '\r')];
+    if let Some(numbers) = numbers {
+        return text_with_numbers(
+            rules,
+            "answer",
+            &[('\0', '\0')],
+            &blank,
+            numbers,
+            MAX_ANSWER_CHARS,
+        );
+    }
     rules.shared("answer", |_| {
         Expr::seq([
             Expr::class(CharClass::not(std::iter::once(('\0', '\0')).chain(blank))),

@@ -1,0 +1,65 @@
+//! Text whose numbers are only given ones: the thought and the answer of
+//! an answer turn asked again because its answer had a number no tool
+//! gave. A small model asked again writes the same made-up number; under
+//! this grammar every number it writes is one the conversation holds
+//! (see [`RequestParts::answer_numbers`](agent_core::RequestParts)), or
+//! none at all ("the results do not show it" stays open).
+//!
+//! A number is a whole literal: digits never follow one directly, and
+//! neither do a `.`, `,` or `_` and more digits, so two allowed numbers
+//! cannot be joined into one that is not (`1` and `300` into `1,300`).
+//! Digits inside a word (`H2O`) are digits too, so they need a listed
+//! number.
+
+use super::ast::{CharClass, Expr, RuleSet};
+
+/// The marks that join digits into one number.
+const JOINERS: [(char, char); 3] = [('.', '.'), (',', ','), ('_', '_')];
+
+/// A text of at most `max` characters and numbers, none of them in
+/// `excluded` (nor a digit), starting with none of `not_first` either,
+/// whose numbers are only `numbers`. `name` names its rules.
+pub(super) fn text_with_numbers(
+    rules: &mut RuleSet,
+    name: &str,
+    excluded: &[(char, char)],
+    not_first: &[(char, char)],
+    numbers: &[String],
+    max: u32,
+) -> Expr {
+    let digits = ('0', '9');
+    let class = |more: &[(char, char)]| {
+        CharClass::not(std::iter::once(digits).chain(excluded.iter().chain(more).copied()))
+    };
+    // After a mark that joins digits, no number; after any other
+    // character, maybe one.
+    let joiner = Expr::class(CharClass::of(JOINERS));
+    let other = Expr::class(class(&JOINERS));
+    let mut listed: Vec<&str> = numbers
+        .iter()
+        .map(String::as_str)
+        .filter(|n| n.starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    listed.sort_unstable();
+    listed.dedup();
+    if listed.is_empty() {
+        let first = Expr::class(class(not_first));
+        let rest = Expr::repeat(Expr::class(class(&[])), 0, Some(max.saturating_sub(1)));
+        return rules.define(name, Expr::seq([first, rest]));
+    }
+    let number = rules.define("found-number", Expr::alt(listed.into_iter().map(Expr::lit)));
+    let first_other = Expr::class(class(&[&JOINERS[..], not_first].concat()));
+    let item = Expr::alt([
+        joiner.clone(),
+        Expr::seq([other, Expr::opt(number.clone())]),
+    ]);
+    let first = Expr::alt([
+        number.clone(),
+        joiner,
+        Expr::seq([first_other, Expr::opt(number)]),
+    ]);
+    rules.define(
+        name,
+        Expr::seq([first, Expr::repeat(item, 0, Some(max.saturating_sub(1)))]),
+    )
+}
