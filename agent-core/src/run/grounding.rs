@@ -89,9 +89,11 @@ impl Grounding {
     pub(super) fn learn(&mut self, text: &str) {
         let found = numbers_with_text(text);
         for (written, _) in &found {
-            let number = written
-                .trim_start_matches('.')
-                .trim_end_matches(|c: char| !c.is_ascii_digit());
+            // `.1` is the tail of a version (`2.4.1`), kept whole below.
+            if written.starts_with('.') {
+                continue;
+            }
+            let number = written.trim_end_matches(|c: char| !c.is_ascii_digit());
             let values: Vec<&str> = if is_whole(number) {
                 vec![number]
             } else {
@@ -203,12 +205,12 @@ impl Grounding {
 
     /// The numbers an answer may write once bound (see
     /// [`RequestParts::answer_numbers`](crate::transport::RequestParts)):
-    /// the conversation's, as written and without separators, and the
-    /// counts under ten, which an answer may give unfound; sorted.
+    /// the conversation's, as written and without separators, sorted. Not
+    /// the counts under ten an answer may otherwise give unfound: the
+    /// answer was sent back for a larger number, and a model kept from
+    /// writing it writes its first digit instead.
     pub(super) fn answer_numbers(&self) -> Vec<String> {
-        let counts = (0..10).map(|n| n.to_string());
-        let all: BTreeSet<String> = self.written.iter().cloned().chain(counts).collect();
-        all.into_iter().collect()
+        self.written.iter().cloned().collect()
     }
 
     /// The numbers of a final answer the conversation does not hold, the
