@@ -131,9 +131,10 @@ pub struct Budget {
     /// run either: the observation says what the last call gave. Default
     /// on.
     pub ground_numbers: bool,
-    /// When the work stops on the step or tool-call budget or on a repeated
-    /// call, one last answer turn (within the step budget, with no tools)
-    /// asks the model to answer with what it has, so an answer already in
+    /// When the work stops on the step or tool-call budget, on a repeated
+    /// call or on too many malformed replies in a row, one last answer
+    /// turn (within the step budget, with no tools) asks the model to
+    /// answer with what it has, so an answer already in
     /// the transcript is not lost. The outcome says it was forced. With
     /// `ground_numbers` and a computing tool, an answer that did a sum in
     /// its head (a number no tool gave, or a false `a + b = c`) gets one

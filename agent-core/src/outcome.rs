@@ -27,7 +27,8 @@ pub enum StopReason {
     /// was asked for on the answer turn. The normal end of a run in which
     /// every turn must be a call.
     RepeatedCall,
-    /// Too many malformed turns in a row.
+    /// Too many malformed turns in a row (then the answer turn, when it
+    /// is on).
     TooManyMalformed,
     /// The model call failed.
     Model(ModelError),

@@ -520,12 +520,17 @@ async fn too_many_malformed_turns_in_a_row() {
         .call("ok", "add", json!({"a": 1, "b": 1}))
         .text("  ")
         .text("")
-        .text("");
+        .text("")
+        .text("2");
     let (agent, _) = agent(model, Budget::default());
     let outcome = agent.run("garble").await;
     assert_eq!(outcome.stop_reason, StopReason::TooManyMalformed);
-    // A good turn resets the count: 1 + 3 malformed turns, 1 tool call.
-    assert_eq!((outcome.steps, outcome.tool_calls), (5, 1));
+    // The work ends with one answer turn, its answer marked forced.
+    assert_eq!(outcome.answer.as_deref(), Some("2"));
+    assert!(outcome.forced_answer);
+    // A good turn resets the count: 1 + 3 malformed turns, 1 tool call,
+    // then the answer turn.
+    assert_eq!((outcome.steps, outcome.tool_calls), (6, 1));
     let feedback = outcome
         .transcript
         .iter()

@@ -184,7 +184,7 @@ async fn malformed_turns_count_against_the_budget() {
     let model = ScriptedModel::new()
         .text("I think so.")
         .text("Hmm.")
-        .text("Still thinking.");
+        .text("Thought: the question is unclear\nFinal Answer: I cannot tell.");
     let agent = Agent::builder()
         .model(model)
         .transport(TextTransport::new())
@@ -197,6 +197,8 @@ async fn malformed_turns_count_against_the_budget() {
         .unwrap();
     let outcome = agent.run("?").await;
     assert_eq!(outcome.stop_reason, StopReason::TooManyMalformed);
+    assert_eq!(outcome.answer.as_deref(), Some("I cannot tell."));
+    assert!(outcome.forced_answer);
     let feedback = &outcome.transcript[3].content;
     assert!(
         feedback.starts_with("Observation: Error: the reply has no"),

@@ -1,5 +1,6 @@
-//! Answer turns ([`Budget::answer_turn`](crate::Budget)): when a limit or
-//! a repeated call ends the work, one turn that may only answer; a reply
+//! Answer turns ([`Budget::answer_turn`](crate::Budget)): when a limit, a
+//! repeated call or malformed replies end the work, one turn that may
+//! only answer; a reply
 //! that is no answer is asked once more; and an answer holding a number
 //! no tool gave gets one compute round first, in a run with a computing
 //! tool, before the answer is asked for again.
@@ -54,6 +55,7 @@ impl Run {
                 | StopReason::MaxToolCalls
                 | StopReason::LoopDetected
                 | StopReason::RepeatedCall
+                | StopReason::TooManyMalformed
         );
         if answerable
             && state.budget.answer_turn

@@ -202,7 +202,9 @@ impl Run {
                     self.push_loop(message);
                 }
                 if self.state.consecutive_malformed >= self.state.budget.max_consecutive_malformed {
-                    self.stop(StopReason::TooManyMalformed);
+                    self.state.phase = Phase::Limit {
+                        reason: StopReason::TooManyMalformed,
+                    };
                 } else {
                     self.state.phase = Phase::Ready;
                 }
