@@ -107,17 +107,25 @@ async fn live_step_follows_the_react_grammar() {
     }
 }
 
+/// The final answer the server gives to the calculator task under the
+/// final-only `grammar`.
+async fn final_answer_under(url: &str, grammar: &Grammar) -> String {
+    let (status, body) = complete(url, &grammar.to_gbnf()).await;
+    match constrained_reply(status, &body, grammar) {
+        Parsed::Final { answer, .. } => {
+            eprintln!("[live grammar] final answer {answer:?}");
+            answer
+        }
+        other => panic!("a final-only reply read as {other:?}"),
+    }
+}
+
 #[tokio::test]
 async fn live_answer_follows_the_final_grammar() {
     let Some(url) = live_server().await else {
         return;
     };
-    let grammar = final_grammar();
-    let (status, body) = complete(&url, &grammar.to_gbnf()).await;
-    match constrained_reply(status, &body, &grammar) {
-        Parsed::Final { answer, .. } => eprintln!("[live grammar] final answer {answer:?}"),
-        other => panic!("a final-only reply read as {other:?}"),
-    }
+    final_answer_under(&url, &final_grammar()).await;
 }
 
 /// The numbers the calculator task's conversation holds once the
@@ -142,15 +150,9 @@ async fn live_answer_asked_again_writes_only_found_numbers() {
         return;
     };
     let grammar = final_grammar_with_numbers(&found_numbers());
-    let (status, body) = complete(&url, &grammar.to_gbnf()).await;
-    match constrained_reply(status, &body, &grammar) {
-        Parsed::Final { answer, .. } => {
-            eprintln!("[live grammar] answer with found numbers {answer:?}");
-            for run in digit_runs(&answer) {
-                assert!(found_numbers().iter().any(|n| n == run), "{answer:?}");
-            }
-        }
-        other => panic!("a final-only reply read as {other:?}"),
+    let answer = final_answer_under(&url, &grammar).await;
+    for run in digit_runs(&answer) {
+        assert!(found_numbers().iter().any(|n| n == run), "{answer:?}");
     }
 }
 
@@ -254,16 +256,20 @@ async fn live_native_answer_asked_again_comes_in_words() {
         ),
     ]);
     let tools: Arc<[ToolSpec]> = tools().into();
-    let request = transport.render(RequestParts {
-        messages: &messages,
-        tools: &tools,
-        answer_only: true,
-        answer_tools: &[],
-        answer_retry: true,
-        answer_numbers: None,
-        max_tokens: Some(64),
-        temperature: Some(0.0),
-    });
+    // The second ask, its numbers bound to `answer_numbers` when given.
+    let second_ask = |answer_numbers: Option<&[String]>| {
+        transport.render(RequestParts {
+            messages: &messages,
+            tools: &tools,
+            answer_only: true,
+            answer_tools: &[],
+            answer_retry: true,
+            answer_numbers,
+            max_tokens: Some(64),
+            temperature: Some(0.0),
+        })
+    };
+    let request = second_ask(None);
     assert!(request.tools.is_empty() && request.constraint.is_some());
     let provider = OpenAiCompatible::new(
         ProviderConfig::new(url.as_str(), MODEL).with_constrain(Constrain::On),
@@ -290,16 +296,7 @@ async fn live_native_answer_asked_again_comes_in_words() {
 
     // Asked again for a number no tool gave: only found numbers.
     let numbers = found_numbers();
-    let request = transport.render(RequestParts {
-        messages: &messages,
-        tools: &tools,
-        answer_only: true,
-        answer_tools: &[],
-        answer_retry: true,
-        answer_numbers: Some(&numbers),
-        max_tokens: Some(64),
-        temperature: Some(0.0),
-    });
+    let request = second_ask(Some(&numbers));
     let completion = provider.complete(&request).await.unwrap();
     eprintln!(
         "[live grammar] native answer with found numbers: {:?}",
