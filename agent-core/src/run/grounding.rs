@@ -205,12 +205,18 @@ impl Grounding {
 
     /// The numbers an answer may write once bound (see
     /// [`RequestParts::answer_numbers`](crate::transport::RequestParts)):
-    /// the conversation's, as written and without separators, sorted. Not
-    /// the counts under ten an answer may otherwise give unfound: the
-    /// answer was sent back for a larger number, and a model kept from
-    /// writing it writes its first digit instead.
+    /// the conversation's, as written and without separators, sorted, but
+    /// its whole numbers under a hundred. Those are line numbers, counts
+    /// and days more often than answers, and the answer was sent back for
+    /// a number no tool gave: a model kept from writing it writes its first
+    /// digits when they are found (`4` of `4608`, a line number), then
+    /// another, in a list that means nothing.
     pub(super) fn answer_numbers(&self) -> Vec<String> {
-        self.written.iter().cloned().collect()
+        self.written
+            .iter()
+            .filter(|n| n.contains('.') || magnitude(n) >= 100.0)
+            .cloned()
+            .collect()
     }
 
     /// The numbers of a final answer the conversation does not hold, the
