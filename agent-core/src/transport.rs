@@ -90,10 +90,10 @@ pub struct RequestParts<'a> {
     /// On a forced answer turn, once its answer had a number no tool gave
     /// (see [`Budget::ground_numbers`](crate::Budget)):
     /// the numbers the conversation holds (the system prompt, the task,
-    /// the tool results), as written there and without separators. A
-    /// transport that constrains decoding may let the answer write only
-    /// these, so the model cannot write a made-up number again. `None`
-    /// otherwise.
+    /// the tool results), as written there and without separators, but
+    /// whole numbers under a hundred. A transport that constrains decoding
+    /// may let the answer write only these, so the model cannot write a
+    /// made-up number again. `None` otherwise.
     pub answer_numbers: Option<&'a [String]>,
     /// Cap on generated tokens.
     pub max_tokens: Option<u32>,
