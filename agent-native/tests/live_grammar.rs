@@ -128,13 +128,11 @@ async fn live_answer_follows_the_final_grammar() {
     final_answer_under(&url, &final_grammar()).await;
 }
 
-/// The numbers the calculator task's conversation holds once the
-/// calculator answered it.
+/// The numbers an answer turn of the calculator task may write once the
+/// calculator answered it: the result (the task's own numbers are under
+/// a hundred, and left out).
 fn found_numbers() -> Vec<String> {
-    ["17", "83", "12", "3", "3139"]
-        .iter()
-        .map(|n| n.to_string())
-        .collect()
+    vec!["3139".to_string()]
 }
 
 /// The digit runs of `text`.
@@ -146,13 +144,39 @@ fn digit_runs(text: &str) -> Vec<&str> {
 
 #[tokio::test]
 async fn live_answer_asked_again_writes_only_found_numbers() {
+    use agent_core::Transport;
+    use agent_core::transport::Findings;
+    use agent_text::TextTransport;
+
     let Some(url) = live_server().await else {
         return;
     };
+    // The calculator answered; the answer turn, asked again after a made-up
+    // number, may write only the result.
+    let prompt = PromptBuilder::new(Dialect::Classic);
+    let retry = TextTransport::new().answer_retry(
+        "the answer has 3193 which is in no tool result; answer only with what the results show",
+        TASK,
+        Findings::Something,
+    );
+    let messages = json!([
+        {"role": "system", "content": prompt.system(&tools())},
+        {"role": "user", "content": prompt.task(TASK)},
+        {"role": "assistant", "content": "Thought: compute it\nAction: calculator\nAction Input: {\"expression\": \"(17 * 83) + (12 ** 3)\"}"},
+        {"role": "user", "content": "Observation: 3139"},
+        {"role": "assistant", "content": "Thought: the result is known\nFinal Answer: 3193"},
+        {"role": "user", "content": retry.content}
+    ]);
     let grammar = final_grammar_with_numbers(&found_numbers());
-    let answer = final_answer_under(&url, &grammar).await;
-    for run in digit_runs(&answer) {
-        assert!(found_numbers().iter().any(|n| n == run), "{answer:?}");
+    let (status, body) = send(&url, messages, 64, &grammar.to_gbnf()).await;
+    match constrained_reply(status, &body, &grammar) {
+        Parsed::Final { answer, .. } => {
+            eprintln!("[live grammar] answer with found numbers {answer:?}");
+            for run in digit_runs(&answer) {
+                assert!(found_numbers().iter().any(|n| n == run), "{answer:?}");
+            }
+        }
+        other => panic!("a final-only reply read as {other:?}"),
     }
 }
 
