@@ -44,7 +44,7 @@ pub(crate) fn words_constraint() -> Arc<Constraint> {
 /// The words-only constraint of an answer turn asked again because its
 /// answer had a number no tool gave: every number it writes is one of
 /// `numbers` (the conversation's, see
-/// [`RequestParts::answer_numbers`](agent_core::RequestParts)), whole: no
+/// [`RequestParts::answer_numbers`](agent_core::transport::RequestParts)), whole: no
 /// digit, and no `.`, `,` or `_` and a digit, follows one, so two of them
 /// cannot join into one that is not. With no numbers, it writes none.
 pub(crate) fn words_constraint_with_numbers(numbers: &[String]) -> Constraint {

@@ -2,7 +2,7 @@
 //! an answer turn asked again because its answer had a number no tool
 //! gave. A small model asked again writes the same made-up number; under
 //! this grammar every number it writes is one the conversation holds
-//! (see [`RequestParts::answer_numbers`](agent_core::RequestParts)), or
+//! (see [`RequestParts::answer_numbers`](agent_core::transport::RequestParts)), or
 //! none at all ("the results do not show it" stays open).
 //!
 //! A number is a whole literal: digits never follow one directly, and

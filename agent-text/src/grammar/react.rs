@@ -118,7 +118,7 @@ pub fn final_grammar() -> Grammar {
 /// The grammar of a forced answer turn asked again because its answer had
 /// a number no tool gave: as [`final_grammar`], but every number of the
 /// thought and the answer is one of `numbers` (the conversation's, see
-/// [`RequestParts::answer_numbers`](agent_core::RequestParts)).
+/// [`RequestParts::answer_numbers`](agent_core::transport::RequestParts)).
 ///
 /// ```
 /// use agent_text::grammar::final_grammar_with_numbers;
