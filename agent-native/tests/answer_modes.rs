@@ -23,9 +23,12 @@ use agent_tools::builtin;
 use serde_json::json;
 
 fn agent(model: &Arc<ScriptedModel>, transport: NativeTransport) -> Agent {
-    let tools = builtin::registry(&["calculator"], None, true)
-        .unwrap()
-        .allow_all();
+    agent_with(model, transport, &["calculator"])
+}
+
+/// An agent over `model` with these built-in tools.
+fn agent_with(model: &Arc<ScriptedModel>, transport: NativeTransport, tools: &[&str]) -> Agent {
+    let tools = builtin::registry(tools, None, true).unwrap().allow_all();
     Agent::builder()
         .model(Arc::clone(model))
         .transport(transport)
@@ -132,15 +135,7 @@ async fn an_answer_turn_answer_with_a_made_up_number_is_asked_again_for_found_on
             .text("About 1300 km.")
             .text("About 21,196 km."),
     );
-    let tools = builtin::registry(&["search"], None, true)
-        .unwrap()
-        .allow_all();
-    let outcome = Agent::builder()
-        .model(Arc::clone(&model))
-        .transport(NativeTransport::new())
-        .toolbox(tools)
-        .build()
-        .unwrap()
+    let outcome = agent_with(&model, NativeTransport::new(), &["search"])
         .run("How long is the Great Wall of China?")
         .await;
     assert_eq!(outcome.answer.as_deref(), Some("About 21,196 km."));

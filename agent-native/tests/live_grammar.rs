@@ -33,14 +33,20 @@ fn tools() -> Vec<ToolSpec> {
         .specs()
 }
 
+/// The text transport's opening of the calculator task, then `after`.
+fn calculator_task(after: &[Value]) -> Value {
+    let prompt = PromptBuilder::new(Dialect::Classic);
+    let mut messages = vec![
+        json!({"role": "system", "content": prompt.system(&tools())}),
+        json!({"role": "user", "content": prompt.task(TASK)}),
+    ];
+    messages.extend_from_slice(after);
+    Value::Array(messages)
+}
+
 /// Sends the calculator task with `grammar`; the status and the body.
 async fn complete(url: &str, grammar: &str) -> (u16, Value) {
-    let prompt = PromptBuilder::new(Dialect::Classic);
-    let messages = json!([
-        {"role": "system", "content": prompt.system(&tools())},
-        {"role": "user", "content": prompt.task(TASK)}
-    ]);
-    send(url, messages, 200, grammar).await
+    send(url, calculator_task(&[]), 200, grammar).await
 }
 
 /// Sends one chat completion; the status and the body.
@@ -153,19 +159,16 @@ async fn live_answer_asked_again_writes_only_found_numbers() {
     };
     // The calculator answered; the answer turn, asked again after a made-up
     // number, may write only the result.
-    let prompt = PromptBuilder::new(Dialect::Classic);
     let retry = TextTransport::new().answer_retry(
         "the answer has 3193 which is in no tool result; answer only with what the results show",
         TASK,
         Findings::Something,
     );
-    let messages = json!([
-        {"role": "system", "content": prompt.system(&tools())},
-        {"role": "user", "content": prompt.task(TASK)},
-        {"role": "assistant", "content": "Thought: compute it\nAction: calculator\nAction Input: {\"expression\": \"(17 * 83) + (12 ** 3)\"}"},
-        {"role": "user", "content": "Observation: 3139"},
-        {"role": "assistant", "content": "Thought: the result is known\nFinal Answer: 3193"},
-        {"role": "user", "content": retry.content}
+    let messages = calculator_task(&[
+        json!({"role": "assistant", "content": "Thought: compute it\nAction: calculator\nAction Input: {\"expression\": \"(17 * 83) + (12 ** 3)\"}"}),
+        json!({"role": "user", "content": "Observation: 3139"}),
+        json!({"role": "assistant", "content": "Thought: the result is known\nFinal Answer: 3193"}),
+        json!({"role": "user", "content": retry.content}),
     ]);
     let grammar = final_grammar_with_numbers(&found_numbers());
     let (status, body) = send(&url, messages, 64, &grammar.to_gbnf()).await;
