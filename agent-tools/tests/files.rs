@@ -1027,3 +1027,44 @@ async fn a_missing_name_shows_the_files_holding_its_numbers_first() {
         "{out}"
     );
 }
+
+#[tokio::test]
+async fn versions_of_one_file_are_shown_with_the_latest_named() {
+    // "What is our current leave allowance?": two editions of the policy,
+    // listed oldest first.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("hr")).unwrap();
+    std::fs::write(root.join("hr/leave-policy-2021.md"), "Leave: <old> days\n").unwrap();
+    std::fs::write(root.join("hr/leave-policy-2023.md"), "Leave: <new> days\n").unwrap();
+    std::fs::write(root.join("hr/handbook.md"), "Leave is set by the policy.\n").unwrap();
+    let tools = tools(root, true);
+    let note = "(Note: `hr/leave-policy-2021.md`, `hr/leave-policy-2023.md` are versions of one \
+                file; the latest by its name is `hr/leave-policy-2023.md`.)";
+    let found = call(&tools, "grep", json!({"pattern": "leave:"}))
+        .await
+        .unwrap();
+    assert!(found.ends_with(note), "{found}");
+    let listed = call(&tools, "search_files", json!({"glob": "*policy*"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        listed,
+        format!("hr/leave-policy-2021.md\nhr/leave-policy-2023.md\n{note}")
+    );
+    // A path the model guessed: both editions come whole, then the note.
+    let similar = call(&tools, "read_file", json!({"path": "leave_policy.txt"}))
+        .await
+        .unwrap();
+    assert!(similar.contains("1| Leave: <new> days"), "{similar}");
+    assert!(similar.ends_with(note), "{similar}");
+    // One edition alone has no note.
+    let read = call(
+        &tools,
+        "read_file",
+        json!({"path": "hr/leave-policy-2021.md"}),
+    )
+    .await
+    .unwrap();
+    assert!(!read.contains("(Note:"), "{read}");
+}

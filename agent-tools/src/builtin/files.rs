@@ -15,6 +15,7 @@ use super::dated;
 use super::nearby::{self, walk};
 use super::root::{Access, FileRoot, RootError};
 use super::table::{cells, column_values, labelled_row, matching_rows_summary, table_separator};
+use super::versions;
 use super::words;
 use crate::typed::typed_tool;
 
@@ -133,21 +134,29 @@ impl FileTools {
             "read_file",
             "Read a text file with line numbers. Short files come whole; page through long ones with start/end.",
             move |args: ReadFileArgs| {
-                blocking(Arc::clone(&root), move |root| read_file(root, args))
+                blocking(Arc::clone(&root), move |root| {
+                    read_file(root, args).map(|out| versions::with_latest_noted(root, out))
+                })
             },
         )));
         let root = Arc::clone(&self.root);
         tools.push(Arc::new(typed_tool(
             "grep",
             "Find lines containing a text (or regex) in files; prints file:line: text.",
-            move |args: GrepArgs| blocking(Arc::clone(&root), move |root| grep(root, args)),
+            move |args: GrepArgs| {
+                blocking(Arc::clone(&root), move |root| {
+                    grep(root, args).map(|out| with_latest_noted(root, out))
+                })
+            },
         )));
         let root = Arc::clone(&self.root);
         tools.push(Arc::new(typed_tool(
             "search_files",
             "List the files whose path matches a glob pattern.",
             move |args: SearchFilesArgs| {
-                blocking(Arc::clone(&root), move |root| search_files(root, args))
+                blocking(Arc::clone(&root), move |root| {
+                    search_files(root, args).map(|out| with_latest_noted(root, out))
+                })
             },
         )));
         if !self.read_only {
@@ -175,6 +184,14 @@ impl FileTools {
             ));
         }
         tools
+    }
+}
+
+/// `output` with the latest of the versions it shows named (see `versions`).
+fn with_latest_noted(root: &FileRoot, output: ToolOutput) -> ToolOutput {
+    ToolOutput {
+        content: versions::with_latest_noted(root, output.content),
+        ..output
     }
 }
 

@@ -9,6 +9,7 @@ mod nearby;
 mod root;
 mod search;
 mod table;
+mod versions;
 mod words;
 mod written;
 
