@@ -162,7 +162,12 @@ pub trait Transport: Send + Sync + fmt::Debug {
     /// task first (after a few tool results a small model loses track of
     /// what was asked). When some call found something it names no
     /// refusal: measured on a 1.5B model, a refusal sentence in this
-    /// message is what it copies when the answer is right above it. When
+    /// message is what it copies when the answer is right above it. It
+    /// asks the model to say so when the results do not answer the
+    /// question, with no sentence to copy: on the 1.5B model's public
+    /// native run that took 43 of 64 to 47 (a made-up sum became the
+    /// computed one, a half-done answer the whole one), and no answer
+    /// turned into a refusal. When
     /// no call found anything, it says so, and that the answer then is
     /// that it cannot be found: otherwise a small model answers from
     /// memory. It adds no "unless the results show it": a small model
@@ -173,7 +178,7 @@ pub trait Transport: Send + Sync + fmt::Debug {
     fn answer_request(&self, task: &str, found: Findings) -> Message {
         match found {
             Findings::Something => Message::user(format!(
-                "{task}\nAnswer from the tool results above, without calling tools."
+                "{task}\nAnswer from the tool results above, without calling tools. If they do not answer the question, say so."
             )),
             Findings::Nothing => Message::user(format!(
                 "The tool calls above found nothing about this question: {task}\nReply without calling tools: say that you cannot find it."
