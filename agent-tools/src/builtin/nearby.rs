@@ -401,6 +401,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+    use crate::builtin::root::root_with;
 
     fn paths(list: &[&str]) -> Vec<String> {
         list.iter().map(|p| p.to_string()).collect()
@@ -468,18 +469,6 @@ mod tests {
         );
         assert_eq!(numbers("v0.10.0"), ["0", "10"]);
         assert!(numbers("readme.md").is_empty());
-    }
-
-    /// A root holding `files` (each with one line), and its directory.
-    fn root_with(files: &[&str]) -> (tempfile::TempDir, FileRoot) {
-        let dir = tempfile::tempdir().unwrap();
-        for path in files {
-            let path = dir.path().join(path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, "x").unwrap();
-        }
-        let root = FileRoot::new(dir.path()).unwrap();
-        (dir, root)
     }
 
     #[test]

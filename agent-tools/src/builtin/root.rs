@@ -197,3 +197,18 @@ fn is_absolute(normalized: &str) -> bool {
     let has_drive = bytes.len() >= 2 && bytes[1] == b':' && bytes[0].is_ascii_alphabetic();
     normalized.starts_with('/') || normalized.starts_with('~') || has_drive
 }
+
+/// A root holding `files` (each with one line), and its directory, for
+/// the file tools' unit tests.
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+pub(crate) fn root_with(files: &[&str]) -> (tempfile::TempDir, FileRoot) {
+    let dir = tempfile::tempdir().unwrap();
+    for path in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "x\n").unwrap();
+    }
+    let root = FileRoot::new(dir.path()).unwrap();
+    (dir, root)
+}

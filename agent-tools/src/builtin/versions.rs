@@ -152,6 +152,7 @@ fn starts_date(after_year: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builtin::root::root_with;
 
     fn key(path: &str) -> Option<(String, Vec<u64>)> {
         version_key(path)
@@ -184,17 +185,6 @@ mod tests {
         assert_eq!(key("ids/12024.txt"), None);
         assert_eq!(key("notes/2024-03-14.md"), None);
         assert_eq!(key("logs/2024_10_15.log"), None);
-    }
-
-    fn root_with(files: &[&str]) -> (tempfile::TempDir, FileRoot) {
-        let dir = tempfile::tempdir().unwrap();
-        for file in files {
-            let path = dir.path().join(file);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, "text\n").unwrap();
-        }
-        let root = FileRoot::new(dir.path()).unwrap();
-        (dir, root)
     }
 
     #[test]
