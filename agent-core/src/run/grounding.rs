@@ -7,7 +7,8 @@
 //! again when the model is sure of them; the same call again runs. A
 //! model that looked things up in between and then makes the same call,
 //! its numbers still in no result, has not confirmed them but ignored
-//! what it found: that call is sent back once more. A number sent back
+//! what it found: that call is sent back once more. Once run, the call
+//! runs whenever it is made again. A number sent back
 //! the first time must then be in a result: what the lookup brought in
 //! does not make it a unit conversion (`10000 / 25`, sent back for the
 //! length of a wall, is not grounded by the `21,196` km the search found).
@@ -154,10 +155,11 @@ impl Grounding {
         let learned = self.known.len();
         let mut missing = Vec::new();
         if self.warned.contains(key) {
-            match self.warned_at.get(key) {
-                Some(&at) if at != learned => {
-                    self.warned_at.remove(key);
-                }
+            match self.warned_at.remove(key) {
+                Some(at) if at != learned => {}
+                // Confirmed (made again with nothing learned in between),
+                // or sent back twice already: it runs, now and whenever
+                // it is made again (its own result is no lookup).
                 _ => return Vec::new(),
             }
             for written in self.warned_numbers.remove(key).unwrap_or_default() {

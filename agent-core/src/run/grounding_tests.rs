@@ -64,6 +64,13 @@ fn a_call_made_again_after_a_lookup_that_did_not_ground_it_is_sent_back_once_mor
         g.check("c", &json!({"expression": "8849 * 3.28084"}), false)
             .is_empty()
     );
+    // Confirmed and run, it stays confirmed: its own result is learned,
+    // but that is no lookup that could have grounded it.
+    g.learn("29031.90");
+    assert!(
+        g.check("c", &json!({"expression": "8849 * 3.28084"}), false)
+            .is_empty()
+    );
     // A lookup that grounds it lets it run at once.
     let guessed = json!({"expression": "124000000 / 2"});
     assert_eq!(g.check("j", &guessed, false), ["124000000"]);
