@@ -993,6 +993,60 @@ async fn grep_in_a_folder_that_is_not_there_searches_the_whole_root() {
 }
 
 #[tokio::test]
+async fn grep_reads_a_glob_path_as_the_files_it_matches() {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in [
+        ("reports/2023/q4.md", "Revenue: <a>\n"),
+        ("reports/2024/q1.md", "Revenue: <b>\n"),
+        ("reports/2024/q2.md", "Revenue: <c>\n"),
+        ("reports/2024/notes.txt", "Revenue: <d>\n"),
+    ] {
+        let file = dir.path().join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    }
+    let tools = tools(dir.path(), true);
+    let grep = |path: &str| {
+        let tools = &tools;
+        let args = json!({"pattern": "revenue", "path": path});
+        async move { call(tools, "grep", args).await.unwrap() }
+    };
+    // As a shell would expand it: those files only, and no note.
+    let out = grep("reports/2024/*.md").await;
+    let mut lines: Vec<&str> = out.lines().collect();
+    lines.sort_unstable();
+    assert_eq!(
+        lines,
+        [
+            "reports/2024/q1.md:1: Revenue: <b>",
+            "reports/2024/q2.md:1: Revenue: <c>"
+        ],
+        "{out}"
+    );
+    // A name glob matches names wherever they are; a miss names the glob.
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "profit", "path": "Q*.MD"}),
+    )
+    .await
+    .unwrap();
+    assert!(
+        out.starts_with("no matches for `profit` in 3 files matching `Q*.MD`, ignoring case"),
+        "{out}"
+    );
+    // A glob that matches nothing: the whole root, and the note says why.
+    let out = grep("quarterly/*.md").await;
+    assert!(
+        out.starts_with(
+            "no file matches `quarterly/*.md`; all of the working directory was searched instead:\n"
+        ),
+        "{out}"
+    );
+    assert_eq!(out.matches("Revenue:").count(), 4, "{out}");
+}
+
+#[tokio::test]
 async fn a_missing_name_shows_the_files_holding_its_numbers_first() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();

@@ -3,7 +3,7 @@
 //! writing tools out. Binary files are reported, not dumped; outputs are
 //! capped; writing tools are sequential (a barrier in a round).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use agent_core::tool::ToolErrorKind;
@@ -447,15 +447,21 @@ fn grep(root: &FileRoot, args: GrepArgs) -> Result<ToolOutput, ToolError> {
                 first_line(&e.to_string())
             ))
         })?;
-    let (base, note) = resolve_search_base(root, args.path.as_deref().unwrap_or("."))?;
-    let output = match grep_in(root, &base, &args, &LineMatch::Pattern(&regex), is_regex) {
+    let (searched, note) = grep_scope(root, args.path.as_deref().unwrap_or("."))?;
+    let output = match grep_in(
+        root,
+        &searched,
+        &args,
+        &LineMatch::Pattern(&regex),
+        is_regex,
+    ) {
         Grep::Found(output) => output,
         Grep::Missed(missed) => {
             // Plain text found nowhere: its words, each cut to a stem, may
             // be on a line in another form or order.
             let stems = (!is_regex).then(|| words::stems(&args.pattern)).flatten();
-            let looser =
-                stems.map(|stems| grep_in(root, &base, &args, &LineMatch::Words(&stems), false));
+            let looser = stems
+                .map(|stems| grep_in(root, &searched, &args, &LineMatch::Words(&stems), false));
             match looser {
                 Some(Grep::Found(found)) => ToolOutput::new(format!(
                     "{}\n(no line has `{}` as written; these lines have each of its words)",
@@ -466,6 +472,68 @@ fn grep(root: &FileRoot, args: GrepArgs) -> Result<ToolOutput, ToolError> {
         }
     };
     Ok(output_with_note(note, output))
+}
+
+/// The files a `grep` reads, and how its messages name them.
+struct Searched {
+    files: Vec<PathBuf>,
+    /// `under `<dir>``, or `matching `<glob>``.
+    named: String,
+}
+
+/// Where a `grep` looks: the files a glob given as its path matches (a
+/// model writes `reports/2024/*.md` as a shell would expand it), or else
+/// the path given, resolved as [`resolve_search_base`] does.
+fn grep_scope(root: &FileRoot, given: &str) -> Result<(Searched, Option<String>), ToolError> {
+    if let Some(files) = glob_files(root, given.trim()) {
+        let named = format!("matching `{}`", given.trim());
+        return Ok((Searched { files, named }, None));
+    }
+    let (base, note) = resolve_search_base(root, given)?;
+    let named = format!("under `{}`", root.relative(&base));
+    let files = if base.is_dir() {
+        walk(&base)
+    } else {
+        vec![base]
+    };
+    Ok((Searched { files, named }, note))
+}
+
+/// The files under the root that `given` matches as a glob, when it is
+/// one (it holds `*`, `?` or `[`) and matches any; `None` otherwise.
+fn glob_files(root: &FileRoot, given: &str) -> Option<Vec<PathBuf>> {
+    if !given.contains(['*', '?', '[']) {
+        return None;
+    }
+    let glob = case_blind_glob(given).ok()?;
+    let base = root.resolve(".", Access::Read).ok()?;
+    let files: Vec<PathBuf> = walk(&base)
+        .into_iter()
+        .filter(|file| glob_matches(&glob, root, &base, file))
+        .collect();
+    (!files.is_empty()).then_some(files)
+}
+
+/// A glob whose `*` also crosses `/`, ignoring case.
+fn case_blind_glob(glob: &str) -> Result<globset::GlobMatcher, globset::Error> {
+    Ok(globset::GlobBuilder::new(glob)
+        .literal_separator(false)
+        .case_insensitive(true)
+        .build()?
+        .compile_matcher())
+}
+
+/// Whether `file`, found under `base`, matches `glob`: by its path from
+/// the root or from `base`, or by its name alone (a glob without `/`
+/// matches a name wherever it is).
+fn glob_matches(glob: &globset::GlobMatcher, root: &FileRoot, base: &Path, file: &Path) -> bool {
+    let from_base = file
+        .strip_prefix(base)
+        .map(|p| p.to_string_lossy().replace('\\', "/"));
+    let name = file.file_name().map(|n| n.to_string_lossy());
+    glob.is_match(root.relative(file))
+        || from_base.as_deref().is_ok_and(|p| glob.is_match(p))
+        || name.is_some_and(|n| glob.is_match(n.as_ref()))
 }
 
 /// Resolves where a `grep` or a `search_files` looks: the path given, or
@@ -488,9 +556,13 @@ fn resolve_search_base(
                 return Err(err);
             };
             let shown: String = given.chars().take(80).collect();
-            let note = format!(
-                "`{shown}` is not in the working directory; all of it was searched instead"
-            );
+            let note = if given.contains(['*', '?', '[']) {
+                format!(
+                    "no file matches `{shown}`; all of the working directory was searched instead"
+                )
+            } else {
+                format!("`{shown}` is not in the working directory; all of it was searched instead")
+            };
             Ok((base, Some(note)))
         }
         other => other,
@@ -517,16 +589,12 @@ enum Grep {
 /// `grep` in `base`, a file or a directory, once the pattern is built.
 fn grep_in(
     root: &FileRoot,
-    base: &Path,
+    scope: &Searched,
     args: &GrepArgs,
     matcher: &LineMatch<'_>,
     is_regex: bool,
 ) -> Grep {
-    let files = if base.is_dir() {
-        walk(base)
-    } else {
-        vec![base.to_path_buf()]
-    };
+    let files = &scope.files;
     let searched = files.len();
     let mut out = Vec::new();
     let mut more = 0usize;
@@ -541,7 +609,7 @@ fn grep_in(
     let mut matched_files = Some(Vec::new());
     let mut matched_lines = 0usize;
     let mut texts = Vec::new();
-    for file in &files {
+    for file in files {
         let shown = root.relative(file);
         let Ok(text) = read_text(root, file, &shown) else {
             continue;
@@ -650,9 +718,8 @@ fn grep_in(
         let files_word = if searched == 1 { "file" } else { "files" };
         let case = if is_regex { "" } else { ", ignoring case" };
         let mut message = format!(
-            "no matches for `{}` in {searched} {files_word} under `{}`{case}",
-            args.pattern,
-            root.relative(base)
+            "no matches for `{}` in {searched} {files_word} {}{case}",
+            args.pattern, scope.named
         );
         // Short files shown whole are something found; a bare miss is not.
         let short_files = short_files.filter(|files| !files.is_empty());
@@ -699,12 +766,8 @@ fn first_line(text: &str) -> &str {
 }
 
 fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<ToolOutput, ToolError> {
-    let glob = globset::GlobBuilder::new(args.glob.trim())
-        .literal_separator(false)
-        .case_insensitive(true)
-        .build()
-        .map_err(|e| ToolError::invalid_args(format!("invalid glob: {e}")))?
-        .compile_matcher();
+    let glob = case_blind_glob(args.glob.trim())
+        .map_err(|e| ToolError::invalid_args(format!("invalid glob: {e}")))?;
     let (base, note) = resolve_search_base(root, args.dir.as_deref().unwrap_or("."))?;
     if !base.is_dir() {
         return Err(ToolError::invalid_args(format!(
@@ -715,18 +778,9 @@ fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<ToolOutput, To
     let mut found = Vec::new();
     let mut more = 0usize;
     for file in walk(&base) {
-        let from_root = root.relative(&file);
-        let from_base = file
-            .strip_prefix(&base)
-            .map(|p| p.to_string_lossy().replace('\\', "/"));
-        // A glob without `/` also matches a file's name alone, wherever it is.
-        let name = file.file_name().map(|n| n.to_string_lossy());
-        let hit = glob.is_match(&from_root)
-            || from_base.as_deref().is_ok_and(|p| glob.is_match(p))
-            || name.is_some_and(|n| glob.is_match(n.as_ref()));
-        if hit {
+        if glob_matches(&glob, root, &base, &file) {
             if found.len() < MAX_LISTED_FILES {
-                found.push(dated::with_weekday(&from_root));
+                found.push(dated::with_weekday(&root.relative(&file)));
             } else {
                 more += 1;
             }
