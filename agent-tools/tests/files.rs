@@ -1044,6 +1044,11 @@ async fn grep_reads_a_glob_path_as_the_files_it_matches() {
         "{out}"
     );
     assert_eq!(out.matches("Revenue:").count(), 4, "{out}");
+    // A path that exists as written is read as written.
+    std::fs::write(dir.path().join("data[1].csv"), "revenue,<e>\n").unwrap();
+    std::fs::write(dir.path().join("data1.csv"), "revenue,<f>\n").unwrap();
+    let out = grep("data[1].csv").await;
+    assert!(out.contains("<e>") && !out.contains("<f>"), "{out}");
 }
 
 #[tokio::test]

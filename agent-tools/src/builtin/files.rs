@@ -499,10 +499,20 @@ fn grep_scope(root: &FileRoot, given: &str) -> Result<(Searched, Option<String>)
     Ok((Searched { files, named }, note))
 }
 
+/// Whether a path as given is written as a glob.
+fn looks_like_glob(given: &str) -> bool {
+    given.contains(['*', '?', '['])
+}
+
 /// The files under the root that `given` matches as a glob, when it is
-/// one (it holds `*`, `?` or `[`) and matches any; `None` otherwise.
+/// written as one, names no existing path as written (`data[1].csv`), and
+/// matches any; `None` otherwise.
 fn glob_files(root: &FileRoot, given: &str) -> Option<Vec<PathBuf>> {
-    if !given.contains(['*', '?', '[']) {
+    if !looks_like_glob(given)
+        || root
+            .resolve(given, Access::Read)
+            .is_ok_and(|path| path.exists())
+    {
         return None;
     }
     let glob = case_blind_glob(given).ok()?;
@@ -556,7 +566,7 @@ fn resolve_search_base(
                 return Err(err);
             };
             let shown: String = given.chars().take(80).collect();
-            let note = if given.contains(['*', '?', '[']) {
+            let note = if looks_like_glob(given) {
                 format!(
                     "no file matches `{shown}`; all of the working directory was searched instead"
                 )
@@ -586,7 +596,7 @@ enum Grep {
     Missed(ToolOutput),
 }
 
-/// `grep` in `base`, a file or a directory, once the pattern is built.
+/// `grep` in the files of `scope`, once the pattern is built.
 fn grep_in(
     root: &FileRoot,
     scope: &Searched,
