@@ -1035,11 +1035,12 @@ async fn grep_reads_a_glob_path_as_the_files_it_matches() {
         out.starts_with("no matches for `profit` in 3 files matching `Q*.MD`, ignoring case"),
         "{out}"
     );
-    // A glob that matches nothing: the whole root, and the note says why.
+    // A glob that matches nothing: the whole root, as for a folder that
+    // is not there.
     let out = grep("quarterly/*.md").await;
     assert!(
         out.starts_with(
-            "no file matches `quarterly/*.md`; all of the working directory was searched instead:\n"
+            "`quarterly/*.md` is not in the working directory; all of it was searched instead:\n"
         ),
         "{out}"
     );

@@ -566,13 +566,9 @@ fn resolve_search_base(
                 return Err(err);
             };
             let shown: String = given.chars().take(80).collect();
-            let note = if looks_like_glob(given) {
-                format!(
-                    "no file matches `{shown}`; all of the working directory was searched instead"
-                )
-            } else {
-                format!("`{shown}` is not in the working directory; all of it was searched instead")
-            };
+            let note = format!(
+                "`{shown}` is not in the working directory; all of it was searched instead"
+            );
             Ok((base, Some(note)))
         }
         other => other,
