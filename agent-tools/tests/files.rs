@@ -1006,13 +1006,13 @@ async fn grep_reads_a_glob_path_as_the_files_it_matches() {
         std::fs::write(file, text).unwrap();
     }
     let tools = tools(dir.path(), true);
-    let grep = |path: &str| {
+    let grep = |pattern: &str, path: &str| {
         let tools = &tools;
-        let args = json!({"pattern": "revenue", "path": path});
+        let args = json!({"pattern": pattern, "path": path});
         async move { call(tools, "grep", args).await.unwrap() }
     };
     // As a shell would expand it: those files only, and no note.
-    let out = grep("reports/2024/*.md").await;
+    let out = grep("revenue", "reports/2024/*.md").await;
     let mut lines: Vec<&str> = out.lines().collect();
     lines.sort_unstable();
     assert_eq!(
@@ -1024,20 +1024,14 @@ async fn grep_reads_a_glob_path_as_the_files_it_matches() {
         "{out}"
     );
     // A name glob matches names wherever they are; a miss names the glob.
-    let out = call(
-        &tools,
-        "grep",
-        json!({"pattern": "profit", "path": "Q*.MD"}),
-    )
-    .await
-    .unwrap();
+    let out = grep("profit", "Q*.MD").await;
     assert!(
         out.starts_with("no matches for `profit` in 3 files matching `Q*.MD`, ignoring case"),
         "{out}"
     );
     // A glob that matches nothing: the whole root, as for a folder that
     // is not there.
-    let out = grep("quarterly/*.md").await;
+    let out = grep("revenue", "quarterly/*.md").await;
     assert!(
         out.starts_with(
             "`quarterly/*.md` is not in the working directory; all of it was searched instead:\n"
@@ -1048,7 +1042,7 @@ async fn grep_reads_a_glob_path_as_the_files_it_matches() {
     // A path that exists as written is read as written.
     std::fs::write(dir.path().join("data[1].csv"), "revenue,<e>\n").unwrap();
     std::fs::write(dir.path().join("data1.csv"), "revenue,<f>\n").unwrap();
-    let out = grep("data[1].csv").await;
+    let out = grep("revenue", "data[1].csv").await;
     assert!(out.contains("<e>") && !out.contains("<f>"), "{out}");
 }
 
