@@ -65,6 +65,10 @@ pub(super) struct Grounding {
     /// made-up number may write.
     #[serde(default)]
     written: BTreeSet<String>,
+    /// The numbers of the question, written as in `written`: an answer
+    /// turn asked again may write them whatever their size.
+    #[serde(default)]
+    asked: BTreeSet<String>,
     /// Calls (canonical keys) already sent back once for their numbers.
     warned: BTreeSet<String>,
     /// For the calls of `warned` that may be sent back once more: the
@@ -89,29 +93,7 @@ impl Grounding {
     /// call sent back for `1930` must not make `1930` known).
     pub(super) fn learn(&mut self, text: &str) {
         let found = numbers_with_text(text);
-        for (written, _) in &found {
-            // `.1` is the tail of a version (`2.4.1`), kept whole below.
-            if written.starts_with('.') {
-                continue;
-            }
-            let number = written.trim_end_matches(|c: char| !c.is_ascii_digit());
-            let values: Vec<&str> = if is_whole(number) {
-                vec![number]
-            } else {
-                number.split(SEPARATORS).filter(|v| !v.is_empty()).collect()
-            };
-            for value in values {
-                self.written.insert(value.to_string());
-                self.written.insert(
-                    value
-                        .chars()
-                        .filter(|c| c.is_ascii_digit() || *c == '.')
-                        .collect(),
-                );
-            }
-        }
-        self.written
-            .extend(dotted_and_in_words(text).map(str::to_string));
+        self.written.extend(written_forms(&found, text));
         for (written, digits, scale) in with_parts(found) {
             if let Some(scale) = scale {
                 self.scales
@@ -121,6 +103,18 @@ impl Grounding {
                     .or_insert(written);
             }
             self.known.insert(digits);
+        }
+    }
+
+    /// Learns the numbers of the question (the task's messages), which an
+    /// answer bound to the conversation's numbers may always write, small
+    /// ones included: "25 towers" is what the sum needs, not a line
+    /// number.
+    pub(super) fn learn_question(&mut self, messages: &[Message]) {
+        for message in messages.iter().filter(|m| m.role != Role::Assistant) {
+            let found = numbers_with_text(&message.content);
+            self.asked.extend(written_forms(&found, &message.content));
+            self.learn(&message.content);
         }
     }
 
@@ -208,15 +202,18 @@ impl Grounding {
     /// The numbers an answer may write once bound (see
     /// [`RequestParts::answer_numbers`](crate::transport::RequestParts)):
     /// the conversation's, as written and without separators, sorted, but
-    /// its whole numbers under a hundred. Those are line numbers, counts
-    /// and days more often than answers, and the answer was sent back for
-    /// a number no tool gave: a model kept from writing it writes its first
-    /// digits when they are found (`4` of `4608`, a line number), then
-    /// another, in a list that means nothing.
+    /// its whole numbers under a hundred that the question does not
+    /// write. Those are line numbers, counts and days more often than
+    /// answers, and the answer was sent back for a number no tool gave: a
+    /// model kept from writing it writes its first digits when they are
+    /// found (`4` of `4608`, a line number), then another, in a list that
+    /// means nothing. The question's own small numbers stay: kept from
+    /// writing the `25` of "25 towers", a 1.5B model wrote a year from a
+    /// result in its place and computed with it.
     pub(super) fn answer_numbers(&self) -> Vec<String> {
         self.written
             .iter()
-            .filter(|n| n.contains('.') || magnitude(n) >= 100.0)
+            .filter(|n| n.contains('.') || magnitude(n) >= 100.0 || self.asked.contains(*n))
             .cloned()
             .collect()
     }
@@ -548,6 +545,36 @@ const SEPARATORS: [char; 5] = [',', ' ', '_', '\u{a0}', '\u{202f}'];
 /// [`numbers_with_text`] but an answer may still copy: a version or an
 /// address (`2.4.1`, `10.0.0.7`) and digits inside a word (`2` of `H2O`,
 /// `3` of `Q3`).
+/// Every number of `text` (`found` in it) as written and without its
+/// separators (`21,196` and `21196`; the values of `137,34.50`, a row of
+/// a file, one by one), with its dotted and spelled-out forms.
+fn written_forms(found: &[(String, String)], text: &str) -> Vec<String> {
+    let mut forms = Vec::new();
+    for (written, _) in found {
+        // `.1` is the tail of a version (`2.4.1`), kept whole below.
+        if written.starts_with('.') {
+            continue;
+        }
+        let number = written.trim_end_matches(|c: char| !c.is_ascii_digit());
+        let values: Vec<&str> = if is_whole(number) {
+            vec![number]
+        } else {
+            number.split(SEPARATORS).filter(|v| !v.is_empty()).collect()
+        };
+        for value in values {
+            forms.push(value.to_string());
+            forms.push(
+                value
+                    .chars()
+                    .filter(|c| c.is_ascii_digit() || *c == '.')
+                    .collect(),
+            );
+        }
+    }
+    forms.extend(dotted_and_in_words(text).map(str::to_string));
+    forms
+}
+
 fn dotted_and_in_words(text: &str) -> impl Iterator<Item = &str> {
     let mut after_letter = false;
     let mut runs = Vec::new();

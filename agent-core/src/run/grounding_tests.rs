@@ -444,3 +444,14 @@ fn an_answer_may_write_whole_values_as_written_and_plain() {
     ];
     assert_eq!(g.answer_numbers(), expected);
 }
+
+#[test]
+fn an_answer_bound_to_the_conversation_may_write_the_question_s_small_numbers() {
+    let mut g = Grounding::default();
+    g.learn_question(&[Message::user(
+        "If you stacked 25 towers, by how much would the peak be taller?",
+    )]);
+    g.learn("Tower: 330 metres tall, 2024 estimate. See line 7.");
+    // The question's 25 is what the sum needs; a result's 7 stays out.
+    assert_eq!(g.answer_numbers(), ["2024", "25", "330"]);
+}

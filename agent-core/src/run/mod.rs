@@ -334,7 +334,7 @@ impl Run {
             let (history, task) = rest.split_at(state.task_index - state.head);
             state.grounding.learn_messages(opening);
             state.grounding.learn_history(history);
-            state.grounding.learn_messages(task);
+            state.grounding.learn_question(task);
         }
         run
     }
