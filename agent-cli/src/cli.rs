@@ -213,6 +213,11 @@ pub(crate) struct BudgetArgs {
     /// back once.
     #[arg(long)]
     pub(crate) no_ground_numbers: bool,
+    /// Take an answer given before any tool result has shown a name the
+    /// task writes in code form (words joined by `_`), instead of sending
+    /// it back once.
+    #[arg(long)]
+    pub(crate) no_ground_names: bool,
 }
 
 /// `agent run`.

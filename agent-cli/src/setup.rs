@@ -127,6 +127,7 @@ pub(crate) fn budget(args: &BudgetArgs) -> Result<Budget, CliError> {
         loop_threshold: args.loop_threshold,
         answer_on_repeat: !args.no_answer_on_repeat,
         ground_numbers: !args.no_ground_numbers,
+        ground_names: !args.no_ground_names,
         ..Budget::default()
     };
     budget

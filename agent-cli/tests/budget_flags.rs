@@ -3,10 +3,12 @@
 //! `--no-answer-turn` stops on a repeated call without asking for the
 //! answer, `--no-answer-on-repeat` runs the repeat and `--loop-threshold`
 //! says when repeats are a loop, and `--no-ground-numbers` runs a
-//! calculator call with made-up numbers, and `--no-set-aside-failing-tool`
-//! keeps offering a tool whose repeated call failed again; without them,
-//! the run asks once for another call, once for the answer, and once for
-//! grounded numbers, and sets that tool aside for a turn.
+//! calculator call with made-up numbers, `--no-ground-names` takes an
+//! answer no result grounds a name of the task for, and
+//! `--no-set-aside-failing-tool` keeps offering a tool whose repeated call
+//! failed again; without them, the run asks once for another call, once
+//! for the answer, once for grounded numbers and once for the name, and
+//! sets that tool aside for a turn.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -30,12 +32,17 @@ async fn run(replies: &[&str], flags: &[&str]) -> (Value, usize) {
 
 /// As [`run`], with the bodies of the requests the server saw.
 async fn run_seen(replies: &[&str], flags: &[&str]) -> (Value, Vec<Value>) {
+    run_task("a question", replies, flags).await
+}
+
+/// As [`run_seen`], for `task`.
+async fn run_task(task: &str, replies: &[&str], flags: &[&str]) -> (Value, Vec<Value>) {
     let server = CannedServer::start(replies.iter().map(|r| Canned::text(r)).collect())
         .await
         .unwrap();
     let mut command = agent();
     command
-        .args(["run", "a question", "--transport", "text", "--json"])
+        .args(["run", task, "--transport", "text", "--json"])
         .args([
             "--constrain",
             "off",
@@ -169,4 +176,27 @@ async fn made_up_numbers_are_sent_back_once_unless_turned_off() {
             .to_string()
             .contains("not in the question")
     );
+}
+
+#[tokio::test]
+async fn an_answer_no_result_grounds_a_named_column_for_is_sent_back_unless_turned_off() {
+    let replies = [
+        REPEATED,
+        "Thought: Done.\nFinal Answer: 4",
+        "Thought: Still done.\nFinal Answer: 4",
+    ];
+    let task = "Add 2 and 2 to the total_count column.";
+    let (outcome, requests) = run_task(task, &replies, &[]).await;
+    assert_eq!(outcome["answer"], "4");
+    assert_eq!(requests.len(), 3);
+    assert!(
+        outcome["transcript"]
+            .to_string()
+            .contains("no tool result shows `total_count`, which the question names"),
+        "{}",
+        outcome["transcript"]
+    );
+    let (outcome, requests) = run_task(task, &replies, &["--no-ground-names"]).await;
+    assert_eq!(outcome["answer"], "4");
+    assert_eq!(requests.len(), 2);
 }

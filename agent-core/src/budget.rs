@@ -131,6 +131,14 @@ pub struct Budget {
     /// run either: the observation says what the last call gave. Default
     /// on.
     pub ground_numbers: bool,
+    /// When the question names something in code form (words joined by
+    /// `_`: a column, a key, a function) and the model answers before any
+    /// tool result has shown that name, the answer is sent back once: the
+    /// observation names it and says to look for it, or to say that it is
+    /// not there. Small models that find no such column answer from
+    /// another one. A second answer stands; on the answer turn the answer
+    /// is asked for once more. Default on.
+    pub ground_names: bool,
     /// When the work stops on the step or tool-call budget, on a repeated
     /// call or on too many malformed replies in a row, one last answer
     /// turn (within the step budget, with no tools) asks the model to
@@ -178,6 +186,7 @@ impl Default for Budget {
             loop_threshold: 3,
             answer_on_repeat: true,
             ground_numbers: true,
+            ground_names: true,
             answer_turn: true,
             retry_after_failed_calls: true,
             set_aside_failing_tool: true,

@@ -18,7 +18,9 @@ use crate::message::ToolSpec;
 use crate::outcome::StopReason;
 use crate::transport::{Decision, Findings};
 
-use super::reasons::{answer_compute_reason, false_claim_reason, ungrounded_answer_turn_reason};
+use super::reasons::{
+    answer_compute_reason, false_claim_reason, ungrounded_answer_turn_reason, unseen_names_reason,
+};
 use super::{Phase, Run};
 
 /// Where a run's compute round of the answer turn is.
@@ -118,7 +120,12 @@ impl Run {
                 } else {
                     let missing = self.ungrounded_in_answer(answer);
                     self.state.answer_numbers_bound |= !missing.is_empty();
-                    (!missing.is_empty()).then(|| ungrounded_answer_turn_reason(&missing))
+                    if missing.is_empty() {
+                        let unseen = self.state.named.check_answer();
+                        (!unseen.is_empty()).then(|| unseen_names_reason(&unseen, false))
+                    } else {
+                        Some(ungrounded_answer_turn_reason(&missing))
+                    }
                 }
             }
             Decision::Act(calls) if compute => {

@@ -6,7 +6,7 @@
 use crate::transport::Decision;
 
 use super::Run;
-use super::reasons::{false_claim_reason, ungrounded_answer_reason};
+use super::reasons::{false_claim_reason, ungrounded_answer_reason, unseen_names_reason};
 
 impl Run {
     /// A final answer holding a number found nowhere in the conversation
@@ -66,6 +66,19 @@ impl Run {
             return Vec::new();
         }
         state.grounding.ungrounded_in(answer)
+    }
+
+    /// A final answer given while no tool result has shown a name the
+    /// question writes in code form is sent back once
+    /// ([`Budget::ground_names`](crate::Budget)).
+    pub(super) fn check_unseen_names(&mut self, decision: &mut Decision) {
+        if !matches!(decision, Decision::Final(_)) {
+            return;
+        }
+        let unseen = self.state.named.check_answer();
+        if !unseen.is_empty() {
+            *decision = Decision::Malformed(unseen_names_reason(&unseen, true));
+        }
     }
 
     /// A final answer that echoes a message the loop wrote (see `echo`)

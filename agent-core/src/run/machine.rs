@@ -178,6 +178,7 @@ impl Run {
                 &interpretation.message.content,
             );
             self.check_ungrounded_answer(&mut interpretation.turn.decision);
+            self.check_unseen_names(&mut interpretation.turn.decision);
         }
         // What the run keeps of the reply, and sends back from now on.
         super::runaway::cut_runaways(&mut interpretation.message);

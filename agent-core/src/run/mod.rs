@@ -18,6 +18,7 @@ mod error;
 mod fed_back;
 mod grounding;
 mod machine;
+mod named;
 mod persist;
 mod plan;
 mod progress;
@@ -192,6 +193,9 @@ struct State {
     grounded_tools: Vec<String>,
     #[serde(default)]
     grounding: grounding::Grounding,
+    /// The question's code-form names no result has shown yet.
+    #[serde(default)]
+    named: named::NamedInQuestion,
     answer: Option<String>,
     started_ms: u64,
     last_ms: u64,
@@ -263,6 +267,11 @@ impl Run {
             grounded_tools,
         } = config;
         let opening = transport.opening(&task, &tools);
+        let named = if budget.ground_names && !tools.is_empty() {
+            named::NamedInQuestion::of(&task)
+        } else {
+            named::NamedInQuestion::default()
+        };
         let tools_tokens = tools
             .iter()
             .map(|t| {
@@ -306,6 +315,7 @@ impl Run {
                 progress: ToolProgress::default(),
                 grounded_tools,
                 grounding: grounding::Grounding::default(),
+                named,
                 answer: None,
                 started_ms: now_ms,
                 last_ms: now_ms,

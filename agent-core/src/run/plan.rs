@@ -260,6 +260,9 @@ impl Run {
                     }
                     // Answered repeats do not count here: their result came before.
                     self.state.progress.found_something |= observation.found_something();
+                    if observation.found_something() {
+                        self.state.named.see(&observation.content);
+                    }
                     if !observation.is_error() {
                         // Another tool's result ends a run of computing calls.
                         let computing = self.state.grounded_tools.contains(&call.name);

@@ -200,3 +200,23 @@ fn plain_number(written: &str) -> String {
             .collect()
     }
 }
+
+/// Why an answer is sent back when no tool result has shown `names`,
+/// which the question writes in code form; `can_call` when the model may
+/// still call tools.
+pub(super) fn unseen_names_reason(names: &[String], can_call: bool) -> String {
+    let shown: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    let told = format!(
+        "no tool result shows {}, which the question names",
+        shown.join(", ")
+    );
+    if !can_call {
+        return told;
+    }
+    let (them, they_are) = if names.len() == 1 {
+        ("it", "it is")
+    } else {
+        ("them", "they are")
+    };
+    format!("{told}. Look for {them} with the tools; if {they_are} not there, say so")
+}
