@@ -541,10 +541,6 @@ fn with_parts(found: Vec<(String, String)>) -> impl Iterator<Item = (String, Str
 /// The marks that separate groups of digits in a number as written.
 const SEPARATORS: [char; 5] = [',', ' ', '_', '\u{a0}', '\u{202f}'];
 
-/// The runs of digits and dots in `text` that are no number of
-/// [`numbers_with_text`] but an answer may still copy: a version or an
-/// address (`2.4.1`, `10.0.0.7`) and digits inside a word (`2` of `H2O`,
-/// `3` of `Q3`).
 /// Every number of `text` (`found` in it) as written and without its
 /// separators (`21,196` and `21196`; the values of `137,34.50`, a row of
 /// a file, one by one), with its dotted and spelled-out forms.
@@ -575,6 +571,10 @@ fn written_forms(found: &[(String, String)], text: &str) -> Vec<String> {
     forms
 }
 
+/// The runs of digits and dots in `text` that are no number of
+/// [`numbers_with_text`] but an answer may still copy: a version or an
+/// address (`2.4.1`, `10.0.0.7`) and digits inside a word (`2` of `H2O`,
+/// `3` of `Q3`).
 fn dotted_and_in_words(text: &str) -> impl Iterator<Item = &str> {
     let mut after_letter = false;
     let mut runs = Vec::new();
