@@ -56,8 +56,7 @@ pub use bounds::{
 pub use envelope::{final_envelope, ollama_envelope};
 pub use json::schema_grammar;
 pub use react::{
-    ANSWER_THOUGHT_OPENING, final_grammar, final_grammar_with_numbers, react_grammar,
-    react_grammar_with_numbers,
+    final_grammar, final_grammar_with_numbers, react_grammar, react_grammar_with_numbers,
 };
 
 /// The constraint for a request offering `tools`: the GBNF grammar and

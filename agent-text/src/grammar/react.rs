@@ -30,16 +30,6 @@ const ACTION: &str = "Action: ";
 const ACTION_INPUT: &str = "Action Input: ";
 const FINAL_ANSWER: &str = "Final Answer: ";
 
-/// How the thought of a forced answer turn opens. A small model left to
-/// write that thought freely copies its last one, often stale ("the
-/// results do not give the height of the stacked towers", "I need to
-/// search again"), and answers from it. Opened on what the observations
-/// say, it reads them: replaying the 1.5B model's answer turns of an eval
-/// run, the copied "cannot find it" became the 45 minutes the contract
-/// showed, and a winner given from memory became "cannot find it". It
-/// matches what the answer request asks the thought to say.
-pub const ANSWER_THOUGHT_OPENING: &str = "The observations above say ";
-
 /// The grammar of one ReAct step with these tools: a thought, then an
 /// action on one of them with input that follows its schema, or the final
 /// answer. With no tools, only the final answer.
@@ -110,15 +100,14 @@ fn step_grammar(tools: &[ToolSpec], numbers: Option<&[String]>) -> Grammar {
     rules.finish(root)
 }
 
-/// The grammar of a forced answer turn: maybe a thought, opening with
-/// [`ANSWER_THOUGHT_OPENING`], then the final answer.
+/// The grammar of a forced answer turn: maybe a thought, then the final
+/// answer.
 ///
 /// ```
 /// use agent_text::grammar::final_grammar;
 ///
 /// let grammar = final_grammar();
-/// assert!(grammar.matches("Thought: The observations above say 42.\nFinal Answer: 42"));
-/// assert!(!grammar.matches("Thought: I know it.\nFinal Answer: 42"));
+/// assert!(grammar.matches("Thought: I know it.\nFinal Answer: 42"));
 /// assert!(grammar.matches("Final Answer: 42\nbecause of the two lines above"));
 /// assert!(!grammar.matches("Thought: more\nAction: search\nAction Input: {}"));
 /// ```
@@ -135,28 +124,23 @@ pub fn final_grammar() -> Grammar {
 /// use agent_text::grammar::final_grammar_with_numbers;
 ///
 /// let grammar = final_grammar_with_numbers(&["21,196".into(), "21196".into()]);
-/// assert!(grammar.matches("Thought: The observations above say so.\nFinal Answer: 21,196 km"));
+/// assert!(grammar.matches("Thought: the results say so.\nFinal Answer: 21,196 km"));
 /// assert!(grammar.matches("Final Answer: The results do not show it."));
 /// assert!(!grammar.matches("Final Answer: 1300"));
-/// assert!(!grammar.matches("Thought: The observations above say 1300\nFinal Answer: 21196"));
+/// assert!(!grammar.matches("Thought: about 1300\nFinal Answer: 21196"));
 /// ```
 pub fn final_grammar_with_numbers(numbers: &[String]) -> Grammar {
     answer_grammar(Some(numbers))
 }
 
-/// Maybe a thought (opening with [`ANSWER_THOUGHT_OPENING`]), then the
-/// final answer, writing only `numbers` when given.
+/// Maybe a thought, then the final answer, writing only `numbers` when
+/// given.
 fn answer_grammar(numbers: Option<&[String]>) -> Grammar {
     let mut rules = RuleSet::new();
     let thought = thought(&mut rules, numbers);
     let answer = answer(&mut rules, numbers);
     let root = Expr::seq([
-        Expr::opt(Expr::seq([
-            Expr::lit(THOUGHT),
-            Expr::lit(ANSWER_THOUGHT_OPENING),
-            thought,
-            Expr::lit("\n"),
-        ])),
+        Expr::opt(Expr::seq([Expr::lit(THOUGHT), thought, Expr::lit("\n")])),
         Expr::lit(FINAL_ANSWER),
         answer,
     ]);
