@@ -278,7 +278,7 @@ async fn path_escape_attacks_are_all_refused() {
             "{args}: leaked the root path: {out}"
         );
         assert!(
-            out.contains("Searched the whole working directory in place of"),
+            out.contains("is not in the working directory; all of it was searched instead"),
             "{args}: {out}"
         );
     }
@@ -350,15 +350,13 @@ async fn read_file_numbers_lines_and_reads_ranges() {
         .unwrap();
     assert_eq!(
         read,
-        "The closest file to `lib.rs` is `src/lib.rs`:\n1| pub fn answer() -> u32 {\n2|     41\n3| }"
+        "`lib.rs` is not a file in the working directory; the closest one is `src/lib.rs`:\n1| pub fn answer() -> u32 {\n2|     41\n3| }"
     );
     let read = call(&tools, "read_file", json!({"path": "/home/me/src/main.rs"}))
         .await
         .unwrap();
     assert!(
-        read.starts_with(
-            "The closest file to `/home/me/src/main.rs` is `src/main.rs`:\n1| fn main() {"
-        ),
+        read.starts_with("`/home/me/src/main.rs` is not a file in the working directory; the closest one is `src/main.rs`:\n1| fn main() {"),
         "{read}"
     );
     // Two files as close, short together: both are shown whole.
@@ -453,7 +451,7 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
         assert_eq!(
             out,
             format!(
-                "Searched the whole working directory in place of `{dir}`:\nsrc/lib.rs\nsrc/main.rs"
+                "`{dir}` is not in the working directory; all of it was searched instead:\nsrc/lib.rs\nsrc/main.rs"
             )
         );
     }
@@ -549,7 +547,7 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
     .unwrap();
     assert_eq!(
         out,
-        "The closest file to `data/stock.tsv` is `stock.csv`:\nstock.csv:3: sku: A2 | item: nut | count: 75\nstock.csv:1: sku,item,count\nstock.csv:4: A3,\"nut, large\",9,extra"
+        "`data/stock.tsv` is not a file in the working directory; the closest one is `stock.csv`:\nstock.csv:3: sku: A2 | item: nut | count: 75\nstock.csv:1: sku,item,count\nstock.csv:4: A3,\"nut, large\",9,extra"
     );
     // Plain text is found whatever its case; a regex keeps its own.
     let out = call(&tools, "grep", json!({"pattern": "BETA AGAIN"}))
@@ -615,7 +613,7 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
     .unwrap();
     assert_eq!(
         out,
-        "The closest directory to `docs` is `documentation`:\ndocumentation/overview.md:1: Written by Ada."
+        "`docs` is not a directory in the working directory; the closest one is `documentation`:\ndocumentation/overview.md:1: Written by Ada."
     );
     let out = call(
         &tools,
@@ -984,7 +982,7 @@ async fn grep_in_a_folder_that_is_not_there_searches_the_whole_root() {
     .await
     .unwrap();
     assert!(
-        out.starts_with("Searched the whole working directory in place of `src`:\nlib/http/client.py:1: DEFAULT_CONNECT_TIMEOUT_MS = 2500"),
+        out.starts_with("`src` is not in the working directory; all of it was searched instead:\nlib/http/client.py:1: DEFAULT_CONNECT_TIMEOUT_MS = 2500"),
         "{out}"
     );
     // A path outside the root is still refused.
@@ -1035,7 +1033,9 @@ async fn grep_reads_a_glob_path_as_the_files_it_matches() {
     // is not there.
     let out = grep("revenue", "quarterly/*.md").await;
     assert!(
-        out.starts_with("Searched the whole working directory in place of `quarterly/*.md`:\n"),
+        out.starts_with(
+            "`quarterly/*.md` is not in the working directory; all of it was searched instead:\n"
+        ),
         "{out}"
     );
     assert_eq!(out.matches("Revenue:").count(), 4, "{out}");

@@ -294,7 +294,7 @@ fn substitute(
         Ok(path) => {
             let given: String = given.chars().take(80).collect();
             let note = format!(
-                "The closest {kind} to `{given}` is `{closest}`{}",
+                "`{given}` is not a {kind} in the working directory; the closest one is `{closest}`{}",
                 dated::weekday_note(closest)
             );
             Ok((path, Some(note)))
@@ -566,7 +566,9 @@ fn resolve_search_base(
                 return Err(err);
             };
             let shown: String = given.chars().take(80).collect();
-            let note = format!("Searched the whole working directory in place of `{shown}`");
+            let note = format!(
+                "`{shown}` is not in the working directory; all of it was searched instead"
+            );
             Ok((base, Some(note)))
         }
         other => other,
