@@ -137,7 +137,8 @@ pub struct Budget {
     /// observation names it and says to look for it, or to say that it is
     /// not there. Small models that find no such column answer from
     /// another one. A second answer stands; on the answer turn the answer
-    /// is asked for once more. Default on.
+    /// is asked for once more (`Transport::answer_retry` gets the reason).
+    /// Default on.
     pub ground_names: bool,
     /// When the work stops on the step or tool-call budget, on a repeated
     /// call or on too many malformed replies in a row, one last answer
