@@ -1,7 +1,9 @@
 //! The checks a final answer passes before it stands: an answer that
 //! echoes the loop's own words, that gives up after the first failed
-//! calls, that claims arithmetic that does not hold, or that holds a
-//! number no tool gave is sent back (see each check for how often).
+//! calls, that claims arithmetic that does not hold, that holds a number
+//! no tool gave, or that comes before any result has shown a name the
+//! question writes in code form is sent back (see each check for how
+//! often).
 
 use crate::transport::Decision;
 
