@@ -92,8 +92,15 @@ impl Grounding {
     /// Never the model's own turns, nor the loop's error observations (a
     /// call sent back for `1930` must not make `1930` known).
     pub(super) fn learn(&mut self, text: &str) {
+        self.learn_forms(text);
+    }
+
+    /// [`learn`](Self::learn), returning the numbers of `text` as written
+    /// (see `written_forms`).
+    fn learn_forms(&mut self, text: &str) -> Vec<String> {
         let found = numbers_with_text(text);
-        self.written.extend(written_forms(&found, text));
+        let forms = written_forms(&found, text);
+        self.written.extend(forms.iter().cloned());
         for (written, digits, scale) in with_parts(found) {
             if let Some(scale) = scale {
                 self.scales
@@ -104,6 +111,7 @@ impl Grounding {
             }
             self.known.insert(digits);
         }
+        forms
     }
 
     /// Learns the numbers of the question (the task's messages), which an
@@ -112,9 +120,8 @@ impl Grounding {
     /// number.
     pub(super) fn learn_question(&mut self, messages: &[Message]) {
         for message in messages.iter().filter(|m| m.role != Role::Assistant) {
-            let found = numbers_with_text(&message.content);
-            self.asked.extend(written_forms(&found, &message.content));
-            self.learn(&message.content);
+            let forms = self.learn_forms(&message.content);
+            self.asked.extend(forms);
         }
     }
 
