@@ -218,6 +218,11 @@ pub(crate) struct BudgetArgs {
     /// it back once.
     #[arg(long)]
     pub(crate) no_ground_names: bool,
+    /// Take an answer with a number given after the model's thought said
+    /// it would compute and before it called a computing tool, instead of
+    /// sending it back once to a turn that must compute.
+    #[arg(long)]
+    pub(crate) no_compute_when_planned: bool,
 }
 
 /// `agent run`.

@@ -128,6 +128,7 @@ pub(crate) fn budget(args: &BudgetArgs) -> Result<Budget, CliError> {
         answer_on_repeat: !args.no_answer_on_repeat,
         ground_numbers: !args.no_ground_numbers,
         ground_names: !args.no_ground_names,
+        compute_when_planned: !args.no_compute_when_planned,
         ..Budget::default()
     };
     budget

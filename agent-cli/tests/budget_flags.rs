@@ -4,11 +4,13 @@
 //! answer, `--no-answer-on-repeat` runs the repeat and `--loop-threshold`
 //! says when repeats are a loop, and `--no-ground-numbers` runs a
 //! calculator call with made-up numbers, `--no-ground-names` takes an
-//! answer no result grounds a name of the task for, and
-//! `--no-set-aside-failing-tool` keeps offering a tool whose repeated call
-//! failed again; without them, the run asks once for another call, once
-//! for the answer, once for grounded numbers and once for the name, and
-//! sets that tool aside for a turn.
+//! answer no result grounds a name of the task for,
+//! `--no-compute-when-planned` takes an answer that skips the computation
+//! the model's thought planned, and `--no-set-aside-failing-tool` keeps
+//! offering a tool whose repeated call failed again; without them, the run
+//! asks once for another call, once for the answer, once for grounded
+//! numbers, once for the name and once for the computation, and sets that
+//! tool aside for a turn.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -198,5 +200,35 @@ async fn an_answer_no_result_grounds_a_named_column_for_is_sent_back_unless_turn
     );
     let (outcome, requests) = run_task(task, &replies, &["--no-ground-names"]).await;
     assert_eq!(outcome["answer"], "4");
+    assert_eq!(requests.len(), 2);
+}
+
+#[tokio::test]
+async fn an_answer_that_skips_the_planned_computation_is_sent_back_unless_turned_off() {
+    let replies = [
+        "Thought: I look up both and calculate the difference.\nAction: search\nAction Input: {\"query\": \"Germany France population\"}",
+        "Thought: Germany has the most.\nFinal Answer: 84,000,000",
+        "Thought: Subtract.\nAction: calculator\nAction Input: {\"expression\": \"84000000 - 68000000\"}",
+        "Thought: Done.\nFinal Answer: 16,000,000",
+    ];
+    let task = "How many more people live in Germany than in France?";
+    let flags = ["--tools", "search,calculator"];
+    let (outcome, requests) = run_task(task, &replies, &flags).await;
+    assert_eq!(outcome["answer"], "16,000,000");
+    assert_eq!(requests.len(), 4);
+    assert!(
+        outcome["transcript"].to_string().contains(
+            "your thought says the answer is worked out, and nothing has been computed yet"
+        ),
+        "{}",
+        outcome["transcript"]
+    );
+    let (outcome, requests) = run_task(
+        task,
+        &replies,
+        &[&flags[..], &["--no-compute-when-planned"]].concat(),
+    )
+    .await;
+    assert_eq!(outcome["answer"], "84,000,000");
     assert_eq!(requests.len(), 2);
 }

@@ -140,6 +140,18 @@ pub struct Budget {
     /// is asked for once more (`Transport::answer_retry` gets the reason).
     /// Default on.
     pub ground_names: bool,
+    /// When a thought of the model said the answer is worked out
+    /// ("calculate the difference", "add them up", the computing tool's
+    /// name), no computing tool has been called, and the model
+    /// answers with a number (on any turn, the answer turn included), the
+    /// answer is sent back once and the next turn must call a computing
+    /// tool: the text transport sends a grammar without the final answer
+    /// where the server takes one, the native one `tool_choice:
+    /// "required"`. Small models plan a sum and then answer with one of
+    /// the looked-up numbers; told so in words, they answer the same
+    /// again. Needs a computing tool ([`RunConfig::grounded_tools`](crate::run::RunConfig)).
+    /// Default on.
+    pub compute_when_planned: bool,
     /// When the work stops on the step or tool-call budget, on a repeated
     /// call or on too many malformed replies in a row, one last answer
     /// turn (within the step budget, with no tools) asks the model to
@@ -188,6 +200,7 @@ impl Default for Budget {
             answer_on_repeat: true,
             ground_numbers: true,
             ground_names: true,
+            compute_when_planned: true,
             answer_turn: true,
             retry_after_failed_calls: true,
             set_aside_failing_tool: true,

@@ -83,6 +83,12 @@ pub struct RequestParts<'a> {
     /// computing tools, when its answer held a number that no tool gave
     /// (it did a sum in its head). Empty otherwise.
     pub answer_tools: &'a [ToolSpec],
+    /// This turn must call one of these tools, with no final answer: the
+    /// model said it would compute and answered without computing
+    /// ([`Budget::compute_when_planned`](crate::Budget)). A transport that
+    /// constrains decoding leaves the answer out of the grammar; one with
+    /// native tools requires a call. Empty otherwise.
+    pub must_call: &'a [ToolSpec],
     /// This answer turn asks a second time, because the first reply was
     /// no answer (often a tool call written out as text): a transport may
     /// then leave out what invited the call, such as the tool list.

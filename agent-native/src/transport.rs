@@ -190,7 +190,11 @@ impl Transport for NativeTransport {
                 None => Arc::clone(parts.tools),
             }
         };
-        request.tool_choice = if parts.answer_only && !parts.answer_tools.is_empty() {
+        request.tool_choice = if !parts.must_call.is_empty() {
+            // A turn that must compute: the run lists the same tools
+            // (the prefix cache) and requires a call.
+            ToolChoice::Required
+        } else if parts.answer_only && !parts.answer_tools.is_empty() {
             // An answer turn's compute round: the run lists the same
             // tools (the prefix cache) and skips a call to any other than
             // `answer_tools`.

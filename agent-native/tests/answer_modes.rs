@@ -354,6 +354,7 @@ fn render_with(transport: &NativeTransport, tool: &str) -> agent_core::Completio
         tools: &tools,
         answer_only: false,
         answer_tools: &[],
+        must_call: &[],
         answer_retry: false,
         answer_numbers: None,
         max_tokens: None,
@@ -381,4 +382,35 @@ fn an_answer_written_as_the_answer_tools_arguments_is_the_answer() {
     assert_eq!(read.turn.decision, Decision::Final("42".into()));
     let read = NativeTransport::new().interpret(Completion::text("{\"answer\": \"\"}"), &[]);
     assert!(matches!(read.turn.decision, Decision::Final(text) if text.contains("answer")));
+}
+
+#[test]
+fn a_turn_that_must_compute_requires_a_call_whatever_the_mode_lists() {
+    // In words mode ordinary turns are `auto`; a turn the run says must
+    // call a computing tool is `required`, with the same tools listed
+    // (the prefix cache).
+    let transport = NativeTransport::new().with_answer_mode(AnswerMode::Words);
+    let messages = Arc::new(vec![Message::user("question")]);
+    let calculator = ToolSpec {
+        name: "calculator".into(),
+        description: "Evaluate arithmetic.".into(),
+        parameters: json!({"type": "object", "properties": {"expression": {"type": "string"}}}),
+    };
+    let tools: Arc<[ToolSpec]> = Arc::from(vec![calculator.clone()]);
+    let parts = |must_call: &'static [ToolSpec]| RequestParts {
+        messages: &messages,
+        tools: &tools,
+        answer_only: false,
+        answer_tools: &[],
+        must_call,
+        answer_retry: false,
+        answer_numbers: None,
+        max_tokens: None,
+        temperature: None,
+    };
+    assert_eq!(transport.render(parts(&[])).tool_choice, ToolChoice::Auto);
+    let must: &'static [ToolSpec] = Vec::leak(vec![calculator]);
+    let forced = transport.render(parts(must));
+    assert_eq!(forced.tool_choice, ToolChoice::Required);
+    assert_eq!(forced.tools.len(), 1);
 }

@@ -290,6 +290,7 @@ async fn live_native_answer_asked_again_comes_in_words() {
             tools: &tools,
             answer_only: true,
             answer_tools: &[],
+            must_call: &[],
             answer_retry: true,
             answer_numbers,
             max_tokens: Some(64),

@@ -224,6 +224,10 @@ impl Transport for TextTransport {
         let compute_round = parts.answer_only && !parts.answer_tools.is_empty();
         request.constraint = if !self.grammar_on() {
             None
+        } else if !parts.must_call.is_empty() {
+            // A turn that must compute: a step that calls one of those
+            // tools, and no final answer.
+            Some(Arc::new(grammar::call_constraint(parts.must_call)))
         } else if compute_round || parts.answer_numbers.is_some() {
             // Rare enough to compile each time: an answer turn's compute
             // round (a step that calls one of the computing tools, or the

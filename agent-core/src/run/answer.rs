@@ -19,7 +19,8 @@ use crate::outcome::StopReason;
 use crate::transport::{Decision, Findings};
 
 use super::reasons::{
-    answer_compute_reason, false_claim_reason, ungrounded_answer_turn_reason, unseen_names_reason,
+    answer_compute_reason, false_claim_reason, planned_compute_reason,
+    ungrounded_answer_turn_reason, unseen_names_reason,
 };
 use super::{Phase, Run};
 
@@ -117,6 +118,10 @@ impl Run {
                     self.state.answer_numbers_bound = true;
                     self.offer_compute(&reason, limit);
                     return;
+                } else if let Some(reason) = self.planned_uncomputed(answer) {
+                    self.state.planned.force();
+                    self.offer_compute(&reason, limit);
+                    return;
                 } else {
                     let missing = self.ungrounded_in_answer(answer);
                     self.state.answer_numbers_bound |= !missing.is_empty();
@@ -159,6 +164,21 @@ impl Run {
         }
         let missing = self.ungrounded_in_answer(answer);
         (!missing.is_empty()).then(|| answer_compute_reason(&missing, &names))
+    }
+
+    /// Why an answer-turn answer gets a compute round that must call a
+    /// computing tool, if it does: a thought of the run said the answer
+    /// is worked out, and no computing tool was called
+    /// ([`Budget::compute_when_planned`](crate::Budget)).
+    fn planned_uncomputed(&self, answer: &str) -> Option<String> {
+        let state = &self.state;
+        let computing: Vec<String> = self.computing_tools().into_iter().map(|t| t.name).collect();
+        let possible = state.budget.compute_when_planned
+            && !computing.is_empty()
+            && state.answer_compute == AnswerCompute::NotOffered
+            && !state.answer_retry_used
+            && state.steps + 2 <= state.budget.max_steps;
+        (possible && state.planned.skipped_by(answer)).then(|| planned_compute_reason(&computing))
     }
 
     /// Whether an answer with numbers no tool gave may get a compute

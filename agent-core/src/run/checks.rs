@@ -1,14 +1,16 @@
 //! The checks a final answer passes before it stands: an answer that
 //! echoes the loop's own words, that gives up after the first failed
 //! calls, that claims arithmetic that does not hold, that holds a number
-//! no tool gave, or that comes before any result has shown a name the
-//! question writes in code form is sent back (see each check for how
-//! often).
+//! no tool gave, that skips a computation the model said it would do,
+//! or that comes before any result has shown a name the question writes
+//! in code form is sent back (see each check for how often).
 
 use crate::transport::Decision;
 
 use super::Run;
-use super::reasons::{false_claim_reason, ungrounded_answer_reason, unseen_names_reason};
+use super::reasons::{
+    false_claim_reason, planned_compute_reason, ungrounded_answer_reason, unseen_names_reason,
+};
 
 impl Run {
     /// A final answer holding a number found nowhere in the conversation
@@ -54,6 +56,41 @@ impl Run {
         if let Some(claim) = state.grounding.check_claims(text) {
             *decision = Decision::Malformed(false_claim_reason(&claim, &state.grounded_tools));
         }
+    }
+
+    /// Reads the model's thought for a plan to compute
+    /// ([`Budget::compute_when_planned`](crate::Budget)), and ends the
+    /// turn a skipped plan forced.
+    pub(super) fn hear_plan(&mut self, thought: Option<&str>) {
+        self.state.planned.answered();
+        if !self.state.budget.compute_when_planned {
+            return;
+        }
+        let computing: Vec<String> = self.computing_tools().into_iter().map(|t| t.name).collect();
+        if let Some(thought) = thought
+            && !computing.is_empty()
+        {
+            self.state.planned.hear(thought, &computing);
+        }
+    }
+
+    /// A final answer with a number, given after a thought said the
+    /// answer is worked out and before any computing tool was called,
+    /// is sent back once, and the next turn must call a computing tool
+    /// ([`Budget::compute_when_planned`](crate::Budget)).
+    pub(super) fn check_planned_compute(&mut self, decision: &mut Decision) {
+        let Decision::Final(answer) = decision else {
+            return;
+        };
+        if !self.state.budget.compute_when_planned || !self.state.planned.skipped_by(answer) {
+            return;
+        }
+        let computing: Vec<String> = self.computing_tools().into_iter().map(|t| t.name).collect();
+        if computing.is_empty() {
+            return;
+        }
+        self.state.planned.force();
+        *decision = Decision::Malformed(planned_compute_reason(&computing));
     }
 
     /// The numbers of an answer that are found nowhere in the

@@ -166,6 +166,7 @@ impl Run {
 
         let transport = Arc::clone(&self.transport);
         let mut interpretation = transport.interpret(completion, &self.state.tools);
+        self.hear_plan(interpretation.turn.thought.as_deref());
         self.check_decision(
             &mut interpretation.turn.decision,
             &mut interpretation.message,
@@ -177,6 +178,7 @@ impl Run {
                 &mut interpretation.turn.decision,
                 &interpretation.message.content,
             );
+            self.check_planned_compute(&mut interpretation.turn.decision);
             self.check_ungrounded_answer(&mut interpretation.turn.decision);
             self.check_unseen_names(&mut interpretation.turn.decision);
         }

@@ -21,6 +21,7 @@ mod machine;
 mod named;
 mod persist;
 mod plan;
+mod planned;
 mod progress;
 mod reasons;
 mod runaway;
@@ -196,6 +197,9 @@ struct State {
     /// The question's code-form names no result has shown yet.
     #[serde(default)]
     named: named::NamedInQuestion,
+    /// The model's plan to compute, and whether it was kept.
+    #[serde(default)]
+    planned: planned::ComputePlan,
     answer: Option<String>,
     started_ms: u64,
     last_ms: u64,
@@ -316,6 +320,7 @@ impl Run {
                 grounded_tools,
                 grounding: grounding::Grounding::default(),
                 named,
+                planned: planned::ComputePlan::default(),
                 answer: None,
                 started_ms: now_ms,
                 last_ms: now_ms,

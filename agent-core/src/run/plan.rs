@@ -258,6 +258,9 @@ impl Run {
                             observation.content.clone(),
                         ));
                     }
+                    if self.state.grounded_tools.contains(&call.name) {
+                        self.state.planned.called();
+                    }
                     // Answered repeats do not count here: their result came before.
                     self.state.progress.found_something |= observation.found_something();
                     if observation.found_something() {

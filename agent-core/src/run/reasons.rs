@@ -44,6 +44,16 @@ pub(super) fn false_claim_reason(claim: &FalseClaim, compute_with: &[String]) ->
     )
 }
 
+/// Why an answer that skips the computation the model's thought planned
+/// is sent back; `compute_with` names the tools that compute.
+pub(super) fn planned_compute_reason(compute_with: &[String]) -> String {
+    let names: Vec<&str> = compute_with.iter().map(String::as_str).collect();
+    format!(
+        "your thought says the answer is worked out, and nothing has been computed yet. Call {} now with the numbers the question needs, from the question and the observations",
+        either(&names)
+    )
+}
+
 /// Why an answer on a forced answer turn, when no tool can be called, is
 /// asked again.
 pub(super) fn ungrounded_answer_turn_reason(numbers: &[String]) -> String {

@@ -113,6 +113,11 @@ impl Run {
         } else {
             Vec::new()
         };
+        let must_call = if self.state.planned.pending() {
+            self.computing_tools()
+        } else {
+            Vec::new()
+        };
         let offered = self.offered_tools(answer_only);
         let state = &self.state;
         let answer_numbers = state
@@ -123,6 +128,7 @@ impl Run {
             tools: offered.as_ref().unwrap_or(&state.tools),
             answer_only,
             answer_tools: &answer_tools,
+            must_call: &must_call,
             answer_retry: answer_only && state.answer_retry_used,
             answer_numbers: answer_numbers.as_deref(),
             max_tokens: state.options.max_tokens,

@@ -30,6 +30,31 @@ use super::bounds::{MAX_ANSWER_CHARS, MAX_THOUGHT_CHARS};
 /// assert!(envelope["anyOf"][1]["properties"]["final_answer"].is_object());
 /// ```
 pub fn ollama_envelope(tools: &[ToolSpec]) -> Value {
+    let mut options = call_options(tools);
+    options.push(final_envelope());
+    json!({ "anyOf": options })
+}
+
+/// [`ollama_envelope`] without the final-answer object, for a step that
+/// must call one of `tools` (see [`call_grammar`](super::call_grammar)).
+/// With no tools, the final-answer object alone.
+///
+/// ```
+/// use agent_text::grammar::call_envelope;
+///
+/// assert!(call_envelope(&[])["properties"]["final_answer"].is_object());
+/// ```
+pub fn call_envelope(tools: &[ToolSpec]) -> Value {
+    let options = call_options(tools);
+    if options.is_empty() {
+        return final_envelope();
+    }
+    json!({ "anyOf": options })
+}
+
+/// One object per tool (the first of each name): a thought, the tool's
+/// name and its input.
+fn call_options(tools: &[ToolSpec]) -> Vec<Value> {
     let mut options: Vec<Value> = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
     for tool in tools {
@@ -51,8 +76,7 @@ pub fn ollama_envelope(tools: &[ToolSpec]) -> Value {
             "additionalProperties": false
         }));
     }
-    options.push(final_envelope());
-    json!({ "anyOf": options })
+    options
 }
 
 /// The final-answer object alone, for a forced answer turn:

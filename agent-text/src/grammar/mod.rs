@@ -6,6 +6,9 @@
 //! - [`react_grammar`]: a `Thought:` line, then `Action:` naming an offered
 //!   tool and `Action Input:` with JSON that follows that tool's schema,
 //!   or `Final Answer:`. The final-answer branch is always open.
+//! - [`call_grammar`] / [`call_envelope`]: a step that must call one of
+//!   its tools (no final answer), for a turn the run has decided must
+//!   compute.
 //! - [`final_grammar`]: a forced answer turn (maybe a thought, then the
 //!   final answer).
 //! - [`schema_grammar`]: the JSON values a schema allows.
@@ -53,10 +56,11 @@ pub use bounds::{
     MAX_ANSWER_CHARS, MAX_ARRAY_ITEMS, MAX_EXPONENT_DIGITS, MAX_FRACTION_DIGITS, MAX_INDENT,
     MAX_INTEGER_DIGITS, MAX_JSON_DEPTH, MAX_OBJECT_ENTRIES, MAX_STRING_CHARS, MAX_THOUGHT_CHARS,
 };
-pub use envelope::{final_envelope, ollama_envelope};
+pub use envelope::{call_envelope, final_envelope, ollama_envelope};
 pub use json::schema_grammar;
 pub use react::{
-    final_grammar, final_grammar_with_numbers, react_grammar, react_grammar_with_numbers,
+    call_grammar, final_grammar, final_grammar_with_numbers, react_grammar,
+    react_grammar_with_numbers,
 };
 
 /// The constraint for a request offering `tools`: the GBNF grammar and
@@ -86,6 +90,24 @@ pub fn constraint_with_numbers(
     numbers: &[String],
 ) -> Constraint {
     constraint_with(tools, answer_only, Some(numbers))
+}
+
+/// The constraint of a step that must call one of `tools`: no final
+/// answer ([`call_grammar`], [`call_envelope`]).
+///
+/// ```
+/// use agent_text::grammar::call_constraint;
+///
+/// let forced = call_constraint(&[]);
+/// assert!(!forced.answer_only);
+/// assert!(forced.grammar.contains("Final Answer: "), "with no tool, only the answer");
+/// ```
+pub fn call_constraint(tools: &[ToolSpec]) -> Constraint {
+    Constraint {
+        grammar: call_grammar(tools).to_gbnf(),
+        json_schema: Some(call_envelope(tools)),
+        answer_only: false,
+    }
 }
 
 /// The constraint of a step with `tools`, or of an answer only, its

@@ -56,7 +56,36 @@ const FINAL_ANSWER: &str = "Final Answer: ";
 /// assert!(grammar.to_gbnf().starts_with("root ::= \"Thought: \" thought \"\\n\" "));
 /// ```
 pub fn react_grammar(tools: &[ToolSpec]) -> Grammar {
-    step_grammar(tools, None)
+    step_grammar(tools, None, true)
+}
+
+/// The grammar of a step that must call one of `tools`: a thought, then
+/// an action with input that follows the tool's schema, and no final
+/// answer. For a turn the run has decided must compute (see
+/// [`RequestParts::must_call`](agent_core::transport::RequestParts)); with
+/// no tools it is [`react_grammar`]'s final answer alone.
+///
+/// ```
+/// use agent_core::ToolSpec;
+/// use agent_text::grammar::call_grammar;
+/// use serde_json::json;
+///
+/// let calculator = ToolSpec {
+///     name: "calculator".into(),
+///     description: "Evaluate arithmetic.".into(),
+///     parameters: json!({
+///         "type": "object",
+///         "properties": {"expression": {"type": "string"}},
+///         "required": ["expression"],
+///         "additionalProperties": false
+///     }),
+/// };
+/// let grammar = call_grammar(&[calculator]);
+/// assert!(grammar.matches("Thought: work it out\nAction: calculator\nAction Input: {\"expression\":\"a\"}"));
+/// assert!(!grammar.matches("Thought: done\nFinal Answer: x"));
+/// ```
+pub fn call_grammar(tools: &[ToolSpec]) -> Grammar {
+    step_grammar(tools, None, false)
 }
 
 /// [`react_grammar`] for an answer turn's compute round after an answer
@@ -64,12 +93,13 @@ pub fn react_grammar(tools: &[ToolSpec]) -> Grammar {
 /// only `numbers` (see [`final_grammar_with_numbers`]); the tool inputs
 /// follow their schemas.
 pub fn react_grammar_with_numbers(tools: &[ToolSpec], numbers: &[String]) -> Grammar {
-    step_grammar(tools, Some(numbers))
+    step_grammar(tools, Some(numbers), true)
 }
 
 /// One step with `tools`, its thought and answer writing only `numbers`
-/// when given.
-fn step_grammar(tools: &[ToolSpec], numbers: Option<&[String]>) -> Grammar {
+/// when given; the final answer is a choice only when `final_open` (or
+/// when there is no tool to call).
+fn step_grammar(tools: &[ToolSpec], numbers: Option<&[String]>, final_open: bool) -> Grammar {
     let mut rules = RuleSet::new();
     let thought = thought(&mut rules, numbers);
     let answer = answer(&mut rules, numbers);
@@ -94,7 +124,12 @@ fn step_grammar(tools: &[ToolSpec], numbers: Option<&[String]>) -> Grammar {
         finish
     } else {
         let action = rules.define("action", Expr::alt(calls));
-        Expr::alt([Expr::seq([Expr::lit(ACTION), action]), finish])
+        let call = Expr::seq([Expr::lit(ACTION), action]);
+        if final_open {
+            Expr::alt([call, finish])
+        } else {
+            call
+        }
     };
     let root = Expr::seq([Expr::lit(THOUGHT), thought, Expr::lit("\n"), next]);
     rules.finish(root)

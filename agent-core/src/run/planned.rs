@@ -1,0 +1,149 @@
+//! A computation the model said it would do and did not
+//! ([`Budget::compute_when_planned`](crate::Budget)). Small models plan
+//! well and then skip the plan: the thought says "calculate the
+//! difference" or "add their populations together", the lookup comes
+//! back, and the next reply gives one of the looked-up numbers as the
+//! answer, with the calculator never called. Told so in words, a 0.5B
+//! model gives the same answer again; so the turn after such an answer
+//! must call a computing tool (a grammar without the final answer on the
+//! text transport, `tool_choice: "required"` on the native one), once
+//! per run.
+
+use serde::{Deserialize, Serialize};
+
+/// Word stems by which a thought says that the answer is worked out
+/// (lower case, each at the start of a word): "calculate", "compute",
+/// "add up", "sum", "subtract", "divide", "multiply", "difference". Not
+/// "average" or "total", which also name looked-up facts ("the average
+/// distance"), nor "percent".
+const COMPUTING_STEMS: &[&str] = &[
+    "calculat", "comput", "add ", "adding ", "sum ", "sum,", "sum.", "summing", "subtract",
+    "divid", "multipl", "differen",
+];
+
+/// What the run knows of the model's plan to compute.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub(super) struct ComputePlan {
+    /// A thought of the run said the answer is worked out.
+    said: bool,
+    /// A computing tool was called in this run (whatever it gave: the
+    /// model kept to its plan, and what the tool said is for the model
+    /// to read).
+    called: bool,
+    /// The next request must call a computing tool.
+    pending: bool,
+    /// A turn was already made to compute (once per run).
+    used: bool,
+}
+
+impl ComputePlan {
+    /// Reads a thought of the model (or a tool name it wrote, such as the
+    /// calculator's, in `tool_names`).
+    pub(super) fn hear(&mut self, thought: &str, tool_names: &[String]) {
+        if self.said {
+            return;
+        }
+        let lower = format!("{} ", thought.to_lowercase());
+        self.said = says_compute(&lower)
+            || tool_names
+                .iter()
+                .any(|name| contains_word(&lower, &name.to_lowercase()));
+    }
+
+    /// A computing tool was called.
+    pub(super) fn called(&mut self) {
+        self.called = true;
+    }
+
+    /// Whether `answer` skips the plan: a thought said the answer is
+    /// worked out, no computing tool was called, the answer has a
+    /// number, and no turn was made to compute yet.
+    pub(super) fn skipped_by(&self, answer: &str) -> bool {
+        self.said && !self.called && !self.used && answer.chars().any(|c| c.is_ascii_digit())
+    }
+
+    /// The next request must call a computing tool.
+    pub(super) fn force(&mut self) {
+        self.pending = true;
+        self.used = true;
+    }
+
+    /// Whether the request being built must call a computing tool.
+    pub(super) fn pending(&self) -> bool {
+        self.pending
+    }
+
+    /// The model replied to the forced request.
+    pub(super) fn answered(&mut self) {
+        self.pending = false;
+    }
+}
+
+/// Whether `lower` (a lower-case thought, ending in a space) says the
+/// answer is worked out.
+fn says_compute(lower: &str) -> bool {
+    COMPUTING_STEMS
+        .iter()
+        .any(|stem| contains_word(lower, stem))
+}
+
+/// Whether `text` holds `word` at the start of a word.
+fn contains_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(at, _)| {
+        text[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn heard(thought: &str) -> ComputePlan {
+        let mut plan = ComputePlan::default();
+        plan.hear(thought, &["calculator".to_string()]);
+        plan
+    }
+
+    #[test]
+    fn a_thought_that_plans_a_computation_is_heard() {
+        for thought in [
+            "To find out, we need to look up both populations and calculate the difference.",
+            "I need to add their respective populations together.",
+            "Read the deploy files and sum them up.",
+            "Then divide by the number of cities.",
+            "I will use the calculator once I have the numbers.",
+            "Compute the growth.",
+        ] {
+            assert!(heard(thought).said, "{thought}");
+        }
+        for thought in [
+            "I need to look up the average distance between the Moon and the Earth.",
+            "The total is in the file.",
+            "The addendum says so.",
+            "Search the encyclopedia for the city.",
+            "There is no summary.",
+        ] {
+            assert!(!heard(thought).said, "{thought}");
+        }
+    }
+
+    #[test]
+    fn an_answer_with_a_number_skips_the_plan_until_a_computing_call_or_a_forced_turn() {
+        let mut plan = heard("We need to calculate the ratio.");
+        assert!(plan.skipped_by("21196"));
+        assert!(!plan.skipped_by("The results do not show it."));
+        plan.force();
+        assert!(plan.pending());
+        plan.answered();
+        assert!(!plan.pending());
+        assert!(!plan.skipped_by("21196"), "once per run");
+
+        let mut called = heard("We need to calculate the ratio.");
+        called.called();
+        assert!(!called.skipped_by("3.31"));
+        assert!(!ComputePlan::default().skipped_by("3.31"), "no plan heard");
+    }
+}

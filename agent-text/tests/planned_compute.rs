@@ -1,0 +1,150 @@
+//! A computation the model said it would do and skipped
+//! (`Budget::compute_when_planned`), through the real `Agent`, the text
+//! transport and the built-in tools: the answer is sent back once and the
+//! next turn's grammar must call the calculator, on an ordinary turn and
+//! on the answer turn; a run with no such plan, and the setting off, take
+//! the answer as it is.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::sync::Arc;
+
+use agent_core::testing::ScriptedModel;
+use agent_core::{Agent, Budget, StopReason};
+use agent_text::TextTransport;
+use agent_tools::builtin;
+
+const QUESTION: &str = "How many more people live in Germany than in France?";
+const PLAN_AND_SEARCH: &str = "Thought: I need both populations, then calculate the difference.\nAction: search\nAction Input: {\"query\": \"Germany France population\"}";
+const COPIED: &str = "Thought: Germany has the most.\nFinal Answer: 84,000,000";
+const SUBTRACT: &str = "Thought: subtract them\nAction: calculator\nAction Input: {\"expression\": \"84000000 - 68000000\"}";
+const COMPUTED: &str = "Thought: the calculator says it\nFinal Answer: 16,000,000";
+
+fn agent(model: &Arc<ScriptedModel>, budget: Budget) -> Agent {
+    Agent::builder()
+        .model(Arc::clone(model))
+        .transport(TextTransport::new())
+        .toolbox(
+            builtin::registry(&["search", "calculator"], None, true)
+                .unwrap()
+                .allow_all(),
+        )
+        .budget(budget)
+        .build()
+        .unwrap()
+}
+
+fn grammar(model: &ScriptedModel, request: usize) -> String {
+    model.requests()[request]
+        .constraint
+        .as_ref()
+        .unwrap()
+        .grammar
+        .clone()
+}
+
+#[tokio::test]
+async fn an_answer_that_skips_the_planned_computation_is_sent_back_to_the_calculator() {
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(PLAN_AND_SEARCH)
+            .text(COPIED)
+            .text(SUBTRACT)
+            .text(COMPUTED),
+    );
+    let outcome = agent(&model, Budget::default()).run(QUESTION).await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert_eq!(outcome.answer.as_deref(), Some("16,000,000"));
+    assert!(!outcome.forced_answer);
+    assert_eq!(outcome.tool_calls, 2);
+    let requests = model.requests();
+    let told = &requests[2].messages.last().unwrap().content;
+    assert!(
+        told.starts_with("Observation: Error: your thought says the answer is worked out, and nothing has been computed yet. Call calculator now"),
+        "{told}"
+    );
+    // The turn after it must call the calculator: no final answer, no search.
+    let forced = grammar(&model, 2);
+    assert!(
+        forced.starts_with("root ::= \"Thought: \" thought \"\\nAction: \" action\n"),
+        "{forced}"
+    );
+    assert!(
+        forced.contains("\"calculator\\nAction Input: \""),
+        "{forced}"
+    );
+    assert!(!forced.contains("Final Answer") && !forced.contains("search"));
+    // The turns before and after it are ordinary steps.
+    for i in [1, 3] {
+        let step = grammar(&model, i);
+        assert!(
+            step.contains("\"Final Answer: \"") && step.contains("search"),
+            "{step}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn on_the_answer_turn_the_compute_round_must_call_the_calculator() {
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(PLAN_AND_SEARCH)
+            .text(PLAN_AND_SEARCH)
+            .text(COPIED)
+            .text(SUBTRACT)
+            .text(COMPUTED),
+    );
+    let outcome = agent(&model, Budget::default()).run(QUESTION).await;
+    assert_eq!(outcome.answer.as_deref(), Some("16,000,000"));
+    assert!(outcome.forced_answer);
+    assert_eq!(outcome.stop_reason, StopReason::RepeatedCall);
+    let forced = grammar(&model, 3);
+    assert!(
+        forced.contains("\"calculator\\nAction Input: \"") && !forced.contains("Final Answer"),
+        "{forced}"
+    );
+    // The answer turn after the round writes only the answer.
+    assert!(!grammar(&model, 4).contains("Action"));
+}
+
+#[tokio::test]
+async fn an_answer_stands_without_a_plan_to_compute_or_with_the_setting_off() {
+    let lookup =
+        "Thought: look it up\nAction: search\nAction Input: {\"query\": \"Germany population\"}";
+    let model = Arc::new(ScriptedModel::new().text(lookup).text(COPIED));
+    let outcome = agent(&model, Budget::default())
+        .run("How many people live in Germany?")
+        .await;
+    assert_eq!(outcome.answer.as_deref(), Some("84,000,000"));
+    assert_eq!(outcome.steps, 2);
+
+    let model = Arc::new(ScriptedModel::new().text(PLAN_AND_SEARCH).text(COPIED));
+    let budget = Budget {
+        compute_when_planned: false,
+        ..Budget::default()
+    };
+    let outcome = agent(&model, budget).run(QUESTION).await;
+    assert_eq!(outcome.answer.as_deref(), Some("84,000,000"));
+    assert_eq!(outcome.steps, 2);
+}
+
+#[tokio::test]
+async fn a_refusal_or_a_second_skip_stands() {
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(PLAN_AND_SEARCH)
+            .text("Thought: nothing to go on\nFinal Answer: The results do not say."),
+    );
+    let outcome = agent(&model, Budget::default()).run(QUESTION).await;
+    assert_eq!(outcome.answer.as_deref(), Some("The results do not say."));
+
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(PLAN_AND_SEARCH)
+            .text(COPIED)
+            .text(COPIED),
+    );
+    let outcome = agent(&model, Budget::default()).run(QUESTION).await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert_eq!(outcome.answer.as_deref(), Some("84,000,000"));
+}
