@@ -97,9 +97,13 @@ pub struct RequestParts<'a> {
     /// (see [`Budget::ground_numbers`](crate::Budget)):
     /// the numbers the conversation holds (the system prompt, the task,
     /// the tool results), as written there and without separators, but
-    /// whole numbers under a hundred. A transport that constrains decoding
-    /// may let the answer write only these, so the model cannot write a
-    /// made-up number again. `None` otherwise.
+    /// whole numbers under a hundred. Also on the turn right after a
+    /// computation the run made the model do
+    /// ([`Budget::compute_when_planned`](crate::Budget)): the numbers it
+    /// computed and the question's. A transport that constrains decoding
+    /// may let the thought and the answer write only these, so the model
+    /// cannot write a made-up or stale number again (that turn may still
+    /// call a tool). `None` otherwise.
     pub answer_numbers: Option<&'a [String]>,
     /// Cap on generated tokens.
     pub max_tokens: Option<u32>,

@@ -18,7 +18,7 @@ const QUESTION: &str = "How many more people live in Germany than in France?";
 const PLAN_AND_SEARCH: &str = "Thought: I need both populations, then calculate the difference.\nAction: search\nAction Input: {\"query\": \"Germany France population\"}";
 const COPIED: &str = "Thought: Germany has the most.\nFinal Answer: 84,000,000";
 const SUBTRACT: &str = "Thought: subtract them\nAction: calculator\nAction Input: {\"expression\": \"84000000 - 68000000\"}";
-const COMPUTED: &str = "Thought: the calculator says it\nFinal Answer: 16,000,000";
+const COMPUTED: &str = "Thought: the calculator says it\nFinal Answer: 16000000";
 
 fn agent(model: &Arc<ScriptedModel>, budget: Budget) -> Agent {
     Agent::builder()
@@ -54,7 +54,7 @@ async fn an_answer_that_skips_the_planned_computation_is_sent_back_to_the_calcul
     );
     let outcome = agent(&model, Budget::default()).run(QUESTION).await;
     assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
-    assert_eq!(outcome.answer.as_deref(), Some("16,000,000"));
+    assert_eq!(outcome.answer.as_deref(), Some("16000000"));
     assert!(!outcome.forced_answer);
     assert_eq!(outcome.tool_calls, 2);
     let requests = model.requests();
@@ -74,14 +74,28 @@ async fn an_answer_that_skips_the_planned_computation_is_sent_back_to_the_calcul
         "{forced}"
     );
     assert!(!forced.contains("Final Answer") && !forced.contains("search"));
-    // The turns before and after it are ordinary steps.
-    for i in [1, 3] {
-        let step = grammar(&model, i);
-        assert!(
-            step.contains("\"Final Answer: \"") && step.contains("search"),
-            "{step}"
-        );
-    }
+    // The turn before it is an ordinary step; the one right after the
+    // result may still call any tool, but its thought and answer write
+    // only the computed numbers (and the question's).
+    let step = grammar(&model, 1);
+    assert!(
+        step.contains("Final Answer: ") && step.contains("search"),
+        "{step}"
+    );
+    assert!(!step.contains("found-number"));
+    let bound = grammar(&model, 3);
+    assert!(
+        bound.contains("Final Answer: ") && bound.contains("search"),
+        "{bound}"
+    );
+    assert!(
+        bound.contains("found-number ::= ") && bound.contains("\"16000000\""),
+        "{bound}"
+    );
+    assert!(
+        !bound.contains("84,000,000") && !bound.contains("\"68000000\""),
+        "{bound}"
+    );
 }
 
 #[tokio::test]
@@ -95,7 +109,7 @@ async fn on_the_answer_turn_the_compute_round_must_call_the_calculator() {
             .text(COMPUTED),
     );
     let outcome = agent(&model, Budget::default()).run(QUESTION).await;
-    assert_eq!(outcome.answer.as_deref(), Some("16,000,000"));
+    assert_eq!(outcome.answer.as_deref(), Some("16000000"));
     assert!(outcome.forced_answer);
     assert_eq!(outcome.stop_reason, StopReason::RepeatedCall);
     let forced = grammar(&model, 3);
@@ -103,8 +117,14 @@ async fn on_the_answer_turn_the_compute_round_must_call_the_calculator() {
         forced.contains("\"calculator\\nAction Input: \"") && !forced.contains("Final Answer"),
         "{forced}"
     );
-    // The answer turn after the round writes only the answer.
-    assert!(!grammar(&model, 4).contains("Action"));
+    // The answer turn after the round writes only the answer, with the
+    // computed number.
+    let answer = grammar(&model, 4);
+    assert!(!answer.contains("Action"), "{answer}");
+    assert!(
+        answer.contains("\"16000000\"") && !answer.contains("84,000,000"),
+        "{answer}"
+    );
 }
 
 #[tokio::test]
@@ -147,4 +167,24 @@ async fn a_refusal_or_a_second_skip_stands() {
     let outcome = agent(&model, Budget::default()).run(QUESTION).await;
     assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
     assert_eq!(outcome.answer.as_deref(), Some("84,000,000"));
+}
+
+#[tokio::test]
+async fn a_thought_replying_to_a_sent_back_answer_is_no_plan() {
+    // The made-up number is sent back with words about working it out;
+    // the reply's thought repeats them, which is no plan of the model's.
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text("Thought: look it up\nAction: search\nAction Input: {\"query\": \"Paris\"}")
+            .text("Thought: it is warm\nFinal Answer: 22 degrees")
+            .text("Thought: the calculation is not possible\nFinal Answer: 2,100,000 people live there."),
+    );
+    let outcome = agent(&model, Budget::default())
+        .run("How many people live in Paris?")
+        .await;
+    assert_eq!(
+        outcome.answer.as_deref(),
+        Some("2,100,000 people live there.")
+    );
+    assert_eq!(outcome.steps, 3);
 }

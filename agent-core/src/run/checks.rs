@@ -60,10 +60,14 @@ impl Run {
 
     /// Reads the model's thought for a plan to compute
     /// ([`Budget::compute_when_planned`](crate::Budget)), and ends the
-    /// turn a skipped plan forced.
+    /// turn a skipped plan forced. A thought that replies to a message
+    /// that sent its turn back is not read: it often repeats that
+    /// message's words ("work it out with calculator" became "the error
+    /// in the calculation is…" in a 0.5B model's reply), which are no
+    /// plan of its own.
     pub(super) fn hear_plan(&mut self, thought: Option<&str>) {
         self.state.planned.answered();
-        if !self.state.budget.compute_when_planned {
+        if !self.state.budget.compute_when_planned || self.state.consecutive_malformed > 0 {
             return;
         }
         let computing: Vec<String> = self.computing_tools().into_iter().map(|t| t.name).collect();

@@ -225,6 +225,11 @@ impl Grounding {
             .collect()
     }
 
+    /// The question's numbers, as written and without separators.
+    pub(super) fn asked_numbers(&self) -> impl Iterator<Item = &String> {
+        self.asked.iter()
+    }
+
     /// The numbers of a final answer the conversation does not hold, the
     /// first time only: a second answer stands. Before any tool gave a
     /// result (`before_results`), small numbers and constants are not
@@ -547,6 +552,12 @@ fn with_parts(found: Vec<(String, String)>) -> impl Iterator<Item = (String, Str
 
 /// The marks that separate groups of digits in a number as written.
 const SEPARATORS: [char; 5] = [',', ' ', '_', '\u{a0}', '\u{202f}'];
+
+/// Every number of `text` as written and without its separators, with
+/// its dotted and spelled-out forms (see `written_forms`).
+pub(super) fn written_numbers(text: &str) -> Vec<String> {
+    written_forms(&numbers_with_text(text), text)
+}
 
 /// Every number of `text` (`found` in it) as written and without its
 /// separators (`21,196` and `21196`; the values of `137,34.50`, a row of

@@ -259,7 +259,12 @@ impl Run {
                         ));
                     }
                     if self.state.grounded_tools.contains(&call.name) {
-                        self.state.planned.called();
+                        let result =
+                            (!observation.is_error()).then_some(observation.content.as_str());
+                        let state = &mut self.state;
+                        state
+                            .planned
+                            .called(result, state.grounding.asked_numbers());
                     }
                     // Answered repeats do not count here: their result came before.
                     self.state.progress.found_something |= observation.found_something();

@@ -7,9 +7,16 @@
 //! model gives the same answer again; so the turn after such an answer
 //! must call a computing tool (a grammar without the final answer on the
 //! text transport, `tool_choice: "required"` on the native one), once
-//! per run.
+//! per run. Given the result, the 0.5B model wrote its stale thought and
+//! answer again ("the combined population is about 2,100,000", with
+//! 8,650,000 computed right above it); so the turn right after that
+//! result writes, in its thought and answer, only the numbers computed
+//! then and the question's own (a transport that constrains decoding
+//! holds it to them; it may still make another call).
 
 use serde::{Deserialize, Serialize};
+
+use super::grounding::written_numbers;
 
 /// Word stems by which a thought says that the answer is worked out
 /// (lower case, each at the start of a word): "calculate", "compute",
@@ -34,6 +41,11 @@ pub(super) struct ComputePlan {
     pending: bool,
     /// A turn was already made to compute (once per run).
     used: bool,
+    /// The forced turn was answered; the result of its computing call
+    /// binds the turn after it.
+    awaiting_result: bool,
+    /// The numbers the turn after the forced computation may write.
+    binding: Option<Vec<String>>,
 }
 
 impl ComputePlan {
@@ -50,9 +62,24 @@ impl ComputePlan {
                 .any(|name| contains_word(&lower, &name.to_lowercase()));
     }
 
-    /// A computing tool was called.
-    pub(super) fn called(&mut self) {
+    /// A computing tool was called; `result` is what it gave, when it
+    /// gave something, and `asked` the question's numbers.
+    pub(super) fn called<'a>(
+        &mut self,
+        result: Option<&str>,
+        asked: impl Iterator<Item = &'a String>,
+    ) {
         self.called = true;
+        if !self.awaiting_result {
+            return;
+        }
+        if let Some(result) = result {
+            let mut numbers = written_numbers(result);
+            numbers.extend(asked.cloned());
+            numbers.sort();
+            numbers.dedup();
+            self.binding.get_or_insert_with(Vec::new).extend(numbers);
+        }
     }
 
     /// Whether `answer` skips the plan: a thought said the answer is
@@ -73,9 +100,19 @@ impl ComputePlan {
         self.pending
     }
 
-    /// The model replied to the forced request.
+    /// The numbers the request being built may write, right after the
+    /// forced computation's result.
+    pub(super) fn binding(&self) -> Option<&[String]> {
+        self.binding.as_deref()
+    }
+
+    /// The model replied to a request: to the forced one (its call's
+    /// result will bind the next turn), or to any other (a binding is
+    /// spent).
     pub(super) fn answered(&mut self) {
+        self.awaiting_result = self.pending;
         self.pending = false;
+        self.binding = None;
     }
 }
 
@@ -142,8 +179,29 @@ mod tests {
         assert!(!plan.skipped_by("21196"), "once per run");
 
         let mut called = heard("We need to calculate the ratio.");
-        called.called();
+        called.called(None, std::iter::empty());
         assert!(!called.skipped_by("3.31"));
         assert!(!ComputePlan::default().skipped_by("3.31"), "no plan heard");
+    }
+
+    #[test]
+    fn the_forced_result_binds_the_next_turn_to_its_numbers_and_the_questions() {
+        let mut plan = heard("Add them together.");
+        plan.force();
+        plan.answered();
+        assert_eq!(plan.binding(), None);
+        let asked = ["3".to_string()];
+        plan.called(Some("8650000 (8.65 million)"), asked.iter());
+        let bound = plan.binding().unwrap();
+        assert!(bound.contains(&"8650000".to_string()), "{bound:?}");
+        assert!(bound.contains(&"3".to_string()), "{bound:?}");
+        assert!(!bound.contains(&"2100000".to_string()));
+        // Spent by the next reply.
+        plan.answered();
+        assert_eq!(plan.binding(), None);
+        // A computing call not made on the forced turn binds nothing.
+        let mut free = heard("Add them together.");
+        free.called(Some("8650000"), asked.iter());
+        assert_eq!(free.binding(), None);
     }
 }

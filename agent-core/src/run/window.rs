@@ -120,9 +120,12 @@ impl Run {
         };
         let offered = self.offered_tools(answer_only);
         let state = &self.state;
-        let answer_numbers = state
-            .answer_numbers_bound
-            .then(|| state.grounding.answer_numbers());
+        let answer_numbers = match state.planned.binding() {
+            Some(numbers) => Some(numbers.to_vec()),
+            None => state
+                .answer_numbers_bound
+                .then(|| state.grounding.answer_numbers()),
+        };
         let request = self.transport.render(RequestParts {
             messages: &messages,
             tools: offered.as_ref().unwrap_or(&state.tools),
