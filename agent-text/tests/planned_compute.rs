@@ -188,3 +188,26 @@ async fn a_thought_replying_to_a_sent_back_answer_is_no_plan() {
     );
     assert_eq!(outcome.steps, 3);
 }
+
+#[tokio::test]
+async fn a_forced_call_sent_back_for_a_miscopied_number_is_forced_once_more() {
+    let miscopied = "Thought: subtract them\nAction: calculator\nAction Input: {\"expression\": \"84000000 - 6800000\"}";
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(PLAN_AND_SEARCH)
+            .text(COPIED)
+            .text(miscopied)
+            .text(SUBTRACT)
+            .text(COMPUTED),
+    );
+    let outcome = agent(&model, Budget::default()).run(QUESTION).await;
+    assert_eq!(outcome.answer.as_deref(), Some("16000000"));
+    let requests = model.requests();
+    let sent_back = &requests[3].messages.last().unwrap().content;
+    assert!(sent_back.contains("6800000"), "{sent_back}");
+    for i in [2, 3] {
+        let forced = grammar(&model, i);
+        assert!(!forced.contains("Final Answer"), "{i}: {forced}");
+    }
+    assert!(grammar(&model, 4).contains("found-number ::= "));
+}

@@ -228,6 +228,10 @@ impl Run {
         for (call, plan) in calls.iter().zip(plans) {
             match plan {
                 CallPlan::Skip { reason } => {
+                    if self.state.grounded_tools.contains(&call.name) {
+                        let state = &mut self.state;
+                        state.planned.called(None, state.grounding.asked_numbers());
+                    }
                     let content = format!("Error ({}): {reason}", ToolErrorKind::Skipped.label());
                     self.learn_loop_text(&content);
                     round.push(Observation {

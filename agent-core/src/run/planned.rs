@@ -28,6 +28,10 @@ const COMPUTING_STEMS: &[&str] = &[
     "divid", "multipl", "differen",
 ];
 
+/// Turns made to compute at most in a run: the first, and one more when
+/// its call gave no result.
+const MAX_FORCED_TURNS: u8 = 2;
+
 /// What the run knows of the model's plan to compute.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub(super) struct ComputePlan {
@@ -41,6 +45,9 @@ pub(super) struct ComputePlan {
     pending: bool,
     /// A turn was already made to compute (once per run).
     used: bool,
+    /// Turns made to compute so far: a forced call that gave no result
+    /// (sent back for a miscopied number, or failed) gets one more try.
+    forced_turns: u8,
     /// The forced turn was answered; the result of its computing call
     /// binds the turn after it.
     awaiting_result: bool,
@@ -63,7 +70,8 @@ impl ComputePlan {
     }
 
     /// A computing tool was called; `result` is what it gave, when it
-    /// gave something, and `asked` the question's numbers.
+    /// gave something (not when it failed or was sent back), and `asked`
+    /// the question's numbers.
     pub(super) fn called<'a>(
         &mut self,
         result: Option<&str>,
@@ -73,13 +81,18 @@ impl ComputePlan {
         if !self.awaiting_result {
             return;
         }
-        if let Some(result) = result {
-            let mut numbers = written_numbers(result);
-            numbers.extend(asked.cloned());
-            numbers.sort();
-            numbers.dedup();
-            self.binding.get_or_insert_with(Vec::new).extend(numbers);
-        }
+        let Some(result) = result else {
+            if self.forced_turns < MAX_FORCED_TURNS {
+                self.forced_turns += 1;
+                self.pending = true;
+            }
+            return;
+        };
+        let mut numbers = written_numbers(result);
+        numbers.extend(asked.cloned());
+        numbers.sort();
+        numbers.dedup();
+        self.binding.get_or_insert_with(Vec::new).extend(numbers);
     }
 
     /// Whether `answer` skips the plan: a thought said the answer is
@@ -93,6 +106,7 @@ impl ComputePlan {
     pub(super) fn force(&mut self) {
         self.pending = true;
         self.used = true;
+        self.forced_turns = 1;
     }
 
     /// Whether the request being built must call a computing tool.
@@ -199,6 +213,15 @@ mod tests {
         // Spent by the next reply.
         plan.answered();
         assert_eq!(plan.binding(), None);
+        // A forced call that gave no result is forced once more.
+        let mut failed = heard("Add them together.");
+        failed.force();
+        failed.answered();
+        failed.called(None, asked.iter());
+        assert!(failed.pending());
+        failed.answered();
+        failed.called(None, asked.iter());
+        assert!(!failed.pending(), "twice at most");
         // A computing call not made on the forced turn binds nothing.
         let mut free = heard("Add them together.");
         free.called(Some("8650000"), asked.iter());

@@ -113,7 +113,9 @@ impl Run {
         } else {
             Vec::new()
         };
-        let must_call = if self.state.planned.pending() {
+        // Never on an answer turn that only answers: a forced call that
+        // gave no result in the compute round is not forced again there.
+        let must_call = if self.state.planned.pending() && (!answer_only || compute) {
             self.computing_tools()
         } else {
             Vec::new()
