@@ -211,3 +211,24 @@ async fn a_forced_call_sent_back_for_a_miscopied_number_is_forced_once_more() {
     }
     assert!(grammar(&model, 4).contains("found-number ::= "));
 }
+
+#[tokio::test]
+async fn a_name_the_question_writes_and_no_result_shows_is_looked_for_first() {
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text("Thought: read the populations, then calculate the average of pop_total.\nAction: search\nAction Input: {\"query\": \"Germany population\"}")
+            .text(COPIED)
+            .text("Thought: no such field\nFinal Answer: No result has a pop_total field."),
+    );
+    let outcome = agent(&model, Budget::default())
+        .run("What is the average pop_total of Germany?")
+        .await;
+    assert_eq!(
+        outcome.answer.as_deref(),
+        Some("No result has a pop_total field.")
+    );
+    let requests = model.requests();
+    let told = &requests[2].messages.last().unwrap().content;
+    assert!(told.contains("no tool result shows `pop_total`"), "{told}");
+    assert!(grammar(&model, 2).contains("Final Answer: "));
+}

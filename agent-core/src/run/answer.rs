@@ -178,7 +178,8 @@ impl Run {
             && state.answer_compute == AnswerCompute::NotOffered
             && !state.answer_retry_used
             && state.steps + 2 <= state.budget.max_steps;
-        (possible && state.planned.skipped_by(answer)).then(|| planned_compute_reason(&computing))
+        (possible && state.planned.skipped_by(answer) && !state.named.would_send_back())
+            .then(|| planned_compute_reason(&computing))
     }
 
     /// Whether an answer with numbers no tool gave may get a compute

@@ -81,12 +81,18 @@ impl Run {
     /// A final answer with a number, given after a thought said the
     /// answer is worked out and before any computing tool was called,
     /// is sent back once, and the next turn must call a computing tool
-    /// ([`Budget::compute_when_planned`](crate::Budget)).
+    /// ([`Budget::compute_when_planned`](crate::Budget)). Not while the
+    /// question names something no result has shown (see
+    /// `check_unseen_names`): then what to compute has not been found,
+    /// and the model is first sent to look for it.
     pub(super) fn check_planned_compute(&mut self, decision: &mut Decision) {
         let Decision::Final(answer) = decision else {
             return;
         };
-        if !self.state.budget.compute_when_planned || !self.state.planned.skipped_by(answer) {
+        if !self.state.budget.compute_when_planned
+            || !self.state.planned.skipped_by(answer)
+            || self.state.named.would_send_back()
+        {
             return;
         }
         let computing: Vec<String> = self.computing_tools().into_iter().map(|t| t.name).collect();

@@ -50,6 +50,11 @@ impl NamedInQuestion {
             .retain(|name| !result.contains(&name.to_lowercase()));
     }
 
+    /// Whether an answer given now would be sent back for these names.
+    pub(super) fn would_send_back(&self) -> bool {
+        !self.warned && !self.unseen.is_empty()
+    }
+
     /// The names no result has shown when an answer is given, the first
     /// time only: a second answer stands.
     pub(super) fn check_answer(&mut self) -> Vec<String> {
