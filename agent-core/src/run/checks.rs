@@ -67,14 +67,24 @@ impl Run {
     /// plan of its own.
     pub(super) fn hear_plan(&mut self, thought: Option<&str>) {
         self.state.planned.answered();
-        if !self.state.budget.compute_when_planned || self.state.consecutive_malformed > 0 {
+        let state = &mut self.state;
+        let Some(thought) = thought else {
+            return;
+        };
+        if !state.budget.compute_when_planned
+            || state.consecutive_malformed > 0
+            || state.planned.heard()
+        {
             return;
         }
-        let computing: Vec<String> = self.computing_tools().into_iter().map(|t| t.name).collect();
-        if let Some(thought) = thought
-            && !computing.is_empty()
-        {
-            self.state.planned.hear(thought, &computing);
+        let computing: Vec<&str> = state
+            .tools
+            .iter()
+            .map(|t| t.name.as_str())
+            .filter(|name| state.grounded_tools.iter().any(|g| g == name))
+            .collect();
+        if !computing.is_empty() {
+            state.planned.hear(thought, &computing);
         }
     }
 

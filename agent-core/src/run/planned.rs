@@ -58,7 +58,7 @@ pub(super) struct ComputePlan {
 impl ComputePlan {
     /// Reads a thought of the model (or a tool name it wrote, such as the
     /// calculator's, in `tool_names`).
-    pub(super) fn hear(&mut self, thought: &str, tool_names: &[String]) {
+    pub(super) fn hear(&mut self, thought: &str, tool_names: &[&str]) {
         if self.said {
             return;
         }
@@ -67,6 +67,11 @@ impl ComputePlan {
             || tool_names
                 .iter()
                 .any(|name| contains_word(&lower, &name.to_lowercase()));
+    }
+
+    /// Whether a thought of the run has said the answer is worked out.
+    pub(super) fn heard(&self) -> bool {
+        self.said
     }
 
     /// A computing tool was called; `result` is what it gave, when it
@@ -154,7 +159,7 @@ mod tests {
 
     fn heard(thought: &str) -> ComputePlan {
         let mut plan = ComputePlan::default();
-        plan.hear(thought, &["calculator".to_string()]);
+        plan.hear(thought, &["calculator"]);
         plan
     }
 
