@@ -155,10 +155,10 @@ impl Run {
     /// text claims arithmetic that does not hold (`512 + 768 + 2048 =
     /// 4384`: the claim is named), or its answer has numbers no tool gave.
     fn uncomputed(&mut self, answer: &str, text: &str) -> Option<String> {
-        if !self.can_compute() {
+        if !self.state.budget.ground_numbers || !self.compute_round_open() {
             return None;
         }
-        let names: Vec<String> = self.computing_tools().into_iter().map(|t| t.name).collect();
+        let names = self.computing_tool_names();
         if let Some(claim) = self.state.grounding.check_claims(text) {
             return Some(false_claim_reason(&claim, &names));
         }
@@ -172,27 +172,28 @@ impl Run {
     /// ([`Budget::compute_when_planned`](crate::Budget)).
     fn planned_uncomputed(&self, answer: &str) -> Option<String> {
         let state = &self.state;
-        let computing: Vec<String> = self.computing_tools().into_iter().map(|t| t.name).collect();
-        let possible = state.budget.compute_when_planned
-            && !computing.is_empty()
-            && state.answer_compute == AnswerCompute::NotOffered
-            && !state.answer_retry_used
-            && state.steps + 2 <= state.budget.max_steps;
-        (possible && state.planned.skipped_by(answer) && !state.named.would_send_back())
-            .then(|| planned_compute_reason(&computing))
+        (state.budget.compute_when_planned
+            && state.planned.skipped_by(answer)
+            && !state.named.would_send_back()
+            && self.compute_round_open())
+        .then(|| planned_compute_reason(&self.computing_tool_names()))
     }
 
-    /// Whether an answer with numbers no tool gave may get a compute
-    /// round: the run has a computing tool, the round was not offered and
-    /// the answer not yet asked again, and the steps left hold the compute
-    /// turn and the answer turn after it.
-    fn can_compute(&self) -> bool {
+    /// Whether the answer turn may still get a compute round: the run has
+    /// a computing tool, the round was not offered and the answer not yet
+    /// asked again, and the steps left hold the compute turn and the
+    /// answer turn after it.
+    fn compute_round_open(&self) -> bool {
         let state = &self.state;
-        state.budget.ground_numbers
-            && !self.computing_tools().is_empty()
+        !self.computing_tools().is_empty()
             && state.answer_compute == AnswerCompute::NotOffered
             && !state.answer_retry_used
             && state.steps + 2 <= state.budget.max_steps
+    }
+
+    /// The names of [`computing_tools`](Self::computing_tools).
+    pub(super) fn computing_tool_names(&self) -> Vec<String> {
+        self.computing_tools().into_iter().map(|t| t.name).collect()
     }
 
     /// The run's tools that compute on numbers ([`RunConfig::grounded_tools`](super::RunConfig)).

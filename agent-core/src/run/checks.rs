@@ -105,7 +105,7 @@ impl Run {
         {
             return;
         }
-        let computing: Vec<String> = self.computing_tools().into_iter().map(|t| t.name).collect();
+        let computing = self.computing_tool_names();
         if computing.is_empty() {
             return;
         }
