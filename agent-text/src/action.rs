@@ -5,6 +5,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::foreign;
 use crate::input::{decode_plain, read_json_at, unquote};
 use crate::lenient_json::read_lenient;
 
@@ -75,7 +76,11 @@ pub(crate) fn read_action(text: &str, value: usize, limit: usize) -> ActionValue
             };
         }
     }
-    if line.starts_with("```") || line.starts_with('{') || line.starts_with("<tool_call>") {
+    if line.starts_with("```")
+        || line.starts_with('{')
+        || line.starts_with("<tool_call>")
+        || foreign::opens_call(line)
+    {
         return ActionValue::Blob(name_at);
     }
     if let Some(paper) = paper_style(line, name_at) {
@@ -224,7 +229,7 @@ fn close_paren(text: &str, end: usize) -> Option<usize> {
 }
 
 /// `key=value, key2="text"`: Python-style keyword arguments as an object.
-fn keyword_arguments(args: &str) -> Option<Value> {
+pub(crate) fn keyword_arguments(args: &str) -> Option<Value> {
     let mut map = Map::new();
     let mut rest = args.trim();
     while !rest.is_empty() {

@@ -1,6 +1,8 @@
 //! JSON action blobs: `{"action": …, "action_input": …}` (the JSON ReAct
 //! style) and `{"name": …, "arguments": …}` (the tool-call style small
-//! models fall back to), bare, fenced, or inside `<tool_call>` tags. A
+//! models fall back to), bare, fenced, or inside `<tool_call>` tags, and
+//! the calls other model families write in their own formats (see
+//! [`foreign`](crate::foreign)). A
 //! `{"final_answer": …}` object is the answer, and a `"thought"` string
 //! next to either is the step's reasoning: the shape of the JSON-schema
 //! envelope a schema-constrained server writes (see `grammar`).
@@ -8,6 +10,7 @@
 use serde_json::{Map, Value};
 
 use crate::action::clean_name;
+use crate::foreign;
 use crate::input::decode_input;
 use crate::lenient_json::read_lenient;
 
@@ -73,13 +76,36 @@ pub(crate) fn read_blob(text: &str, at: usize) -> Blob {
     if tagged {
         p = skip_space(text, p + "<tool_call>".len());
     }
+    if let Some(blob) = foreign::read_call(text, p) {
+        return blob;
+    }
+    if text[p..].starts_with(foreign::PYTHON_TAG) {
+        p = skip_space(text, p + foreign::PYTHON_TAG.len());
+        if let Ok((tool, input, end)) = foreign::python_call(text, p) {
+            return Blob::Action {
+                tool,
+                input,
+                thought: None,
+                end,
+            };
+        }
+    }
     let fenced = text[p..].starts_with("```");
     if fenced {
+        let tool_code = text[p..].starts_with(foreign::TOOL_CODE_FENCE);
         let after = &text[p + 3..];
         let tag = after
-            .find(|c: char| !c.is_ascii_alphanumeric())
+            .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
             .unwrap_or(after.len());
         p = skip_space(text, p + 3 + tag);
+        if tool_code && let Ok((tool, input, end)) = foreign::python_call(text, p) {
+            return Blob::Action {
+                tool,
+                input,
+                thought: None,
+                end: closed_fence_end(text, end),
+            };
+        }
     }
     let (value, used) = match read_lenient(&text[p..]) {
         Ok(found) => found,
@@ -101,12 +127,24 @@ pub(crate) fn read_blob(text: &str, at: usize) -> Blob {
     }
 }
 
-fn skip_space(text: &str, at: usize) -> usize {
+/// `end`, or past the closing fence right after it.
+fn closed_fence_end(text: &str, end: usize) -> usize {
+    let next = skip_space(text, end);
+    if text[next..].starts_with("```") {
+        next + 3
+    } else {
+        end
+    }
+}
+
+/// The first non-space byte at or after `at`.
+pub(crate) fn skip_space(text: &str, at: usize) -> usize {
     let rest = &text[at..];
     at + (rest.len() - rest.trim_start().len())
 }
 
-fn from_object(mut object: Map<String, Value>, end: usize) -> Blob {
+/// The step a call object stands for, ending at `end`.
+pub(crate) fn from_object(mut object: Map<String, Value>, end: usize) -> Blob {
     let thought = object
         .get("thought")
         .and_then(Value::as_str)

@@ -370,7 +370,9 @@ impl<'a> Scanner<'a> {
             .map_or(text.len(), |n| self.pos + n);
         let line = &text[self.pos..line_end];
         let trimmed = line.trim_start();
-        let candidate = trimmed.starts_with("```") || trimmed.starts_with('{');
+        let candidate = trimmed.starts_with("```")
+            || trimmed.starts_with('{')
+            || crate::foreign::opens_call(trimmed);
         if mode == Mode::Free && candidate && self.blob_done != Some(self.pos) {
             self.blob_done = Some(self.pos);
             return Some(Event::Blob(self.pos));

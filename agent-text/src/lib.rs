@@ -14,6 +14,7 @@
 
 mod action;
 mod blob;
+mod foreign;
 pub mod grammar;
 mod input;
 mod labels;

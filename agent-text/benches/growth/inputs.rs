@@ -22,8 +22,10 @@ pub(crate) struct Pattern {
 }
 
 /// The patterns: repeated fence lines, `{` × n (on one line and one per
-/// line), `Action:` × n, deeply nested brackets, one long line.
-pub(crate) const PATTERNS: [Pattern; 7] = [
+/// line), `Action:` × n, lines that open a Python-style call or a
+/// Mistral `[TOOL_CALLS]` and never finish it, deeply nested brackets, one
+/// long line.
+pub(crate) const PATTERNS: [Pattern; 9] = [
     Pattern {
         name: "fence_lines",
         prefix: "Thought: some code\n",
@@ -52,6 +54,18 @@ pub(crate) const PATTERNS: [Pattern; 7] = [
         name: "action_lines",
         prefix: "",
         open: "Action:\n",
+        close: "",
+    },
+    Pattern {
+        name: "call_lines",
+        prefix: "Thought: x\n",
+        open: "[f(x=(\n",
+        close: "",
+    },
+    Pattern {
+        name: "mistral_lines",
+        prefix: "",
+        open: "[TOOL_CALLS]f\n",
         close: "",
     },
     Pattern {

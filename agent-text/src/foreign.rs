@@ -1,0 +1,310 @@
+//! Tool calls written in a model family's own tool-call format instead of
+//! ReAct lines. Models trained on one format fall back to it when a prompt
+//! asks for another, most of all small local ones:
+//!
+//! - a bare JSON array of calls, `[{"name": …, "arguments": …}]`;
+//! - Mistral's `[TOOL_CALLS]`, followed by such an array or object, or by
+//!   `name[ARGS]{…}` (with an optional `[CALL_ID]…` before `[ARGS]`);
+//! - Llama 3.1's `<|python_tag|>` before a JSON call, and its
+//!   `<function=name>{…}</function>`;
+//! - Qwen3-Coder's `<function=name>` with one `<parameter=key>value
+//!   </parameter>` per argument (inside `<tool_call>` tags);
+//! - Llama 3.2's Python-style list, `[name(key=value, …)]`, and Gemma's
+//!   fenced `` ```tool_code `` block holding `name(key=value, …)`.
+//!
+//! Each is read into the same [`Blob`] a JSON action is: the first call is
+//! the step, and the text before it is the thought. Python-style calls must
+//! use keyword arguments (or none): `print(x)` in a fence is code, not a
+//! call.
+
+use serde_json::{Map, Value};
+
+use crate::action::keyword_arguments;
+use crate::blob::{Blob, from_object, skip_space};
+use crate::input::decode_input;
+use crate::lenient_json::read_lenient;
+
+/// Mistral's marker before its calls.
+const MISTRAL_CALLS: &str = "[TOOL_CALLS]";
+/// Llama 3.1's marker before a call.
+pub(crate) const PYTHON_TAG: &str = "<|python_tag|>";
+/// Opens a named function (Llama 3.1 custom calls, Qwen3-Coder).
+const FUNCTION_OPEN: &str = "<function=";
+const FUNCTION_CLOSE: &str = "</function>";
+const PARAMETER_OPEN: &str = "<parameter=";
+const PARAMETER_CLOSE: &str = "</parameter>";
+/// Gemma's fence tag for a call.
+pub(crate) const TOOL_CODE_FENCE: &str = "```tool_code";
+/// How far a name, with Mistral's call id, may run before its `[ARGS]`
+/// or its tag's `>`, in bytes.
+const NAME_WINDOW: usize = 256;
+/// How far a Python-style call's arguments may run, in bytes. Bounded,
+/// like every search from a candidate line, so that text full of lines
+/// that open a call and never close it is still read in linear time.
+const CALL_WINDOW: usize = 16 * 1024;
+
+/// Whether a line (trimmed at its start) opens a call in one of these
+/// formats, or in `<tool_call>` tags (Qwen's and Hermes' wrapper, around
+/// JSON or a `<function=…>`).
+pub(crate) fn opens_call(line: &str) -> bool {
+    line.starts_with(MISTRAL_CALLS)
+        || line.starts_with("<tool_call>")
+        || line.starts_with(PYTHON_TAG)
+        || line.starts_with(FUNCTION_OPEN)
+        || line.starts_with(TOOL_CODE_FENCE)
+        || line.strip_prefix('[').is_some_and(|rest| {
+            let rest = rest.trim_start();
+            rest.starts_with('{') || python_call_name(rest).is_some()
+        })
+}
+
+/// Reads a call in one of these formats at byte `p` (its first non-space
+/// byte). `None` when nothing at `p` is one of them; the JSON forms after
+/// Llama's `<|python_tag|>` are left to the caller, which skips the tag
+/// and reads on.
+pub(crate) fn read_call(text: &str, p: usize) -> Option<Blob> {
+    let rest = &text[p..];
+    if let Some(after) = rest.strip_prefix(MISTRAL_CALLS) {
+        let at = skip_space(text, p + MISTRAL_CALLS.len());
+        let next = after.trim_start();
+        if next.starts_with('[') || next.starts_with('{') {
+            return Some(read_json_calls(text, at));
+        }
+        return Some(mistral_named(text, at));
+    }
+    if rest.starts_with(FUNCTION_OPEN) {
+        return Some(function_tag(text, p));
+    }
+    if rest.starts_with('[') {
+        let inner = skip_space(text, p + 1);
+        if text[inner..].starts_with('{') {
+            return Some(read_json_calls(text, p));
+        }
+        return Some(python_list(text, p));
+    }
+    None
+}
+
+/// A JSON array of calls (its first object is the step) or one call
+/// object, starting at `at`.
+fn read_json_calls(text: &str, at: usize) -> Blob {
+    let (value, used) = match read_lenient(&text[at..]) {
+        Ok(found) => found,
+        Err(stop) => return Blob::Failed { stop: at + stop },
+    };
+    let end = at + used;
+    let first = match value {
+        Value::Array(calls) => calls.into_iter().find_map(|call| match call {
+            Value::Object(object) => Some(object),
+            _ => None,
+        }),
+        Value::Object(object) => Some(object),
+        _ => None,
+    };
+    match first {
+        Some(object) => from_object(object, end),
+        None => Blob::NotAction { end },
+    }
+}
+
+/// Mistral's `name[ARGS]{…}`, maybe with `[CALL_ID]id` before `[ARGS]`.
+fn mistral_named(text: &str, at: usize) -> Blob {
+    let rest = &text[at..];
+    let Some(args) = window(rest, NAME_WINDOW).find("[ARGS]") else {
+        return Blob::Failed { stop: at };
+    };
+    let head = &rest[..args];
+    let name = head.split("[CALL_ID]").next().unwrap_or(head).trim();
+    if !is_identifier(name) {
+        return Blob::Failed { stop: at };
+    }
+    let json_at = skip_space(text, at + args + "[ARGS]".len());
+    match read_lenient(&text[json_at..]) {
+        Ok((input, used)) => Blob::Action {
+            tool: name.to_string(),
+            input,
+            thought: None,
+            end: json_at + used,
+        },
+        Err(stop) => Blob::Failed {
+            stop: json_at + stop,
+        },
+    }
+}
+
+/// `<function=name>` followed by a JSON object or by `<parameter=key>`
+/// elements, then `</function>` (and a `</tool_call>` around it).
+fn function_tag(text: &str, p: usize) -> Blob {
+    let name_at = p + FUNCTION_OPEN.len();
+    let Some(close) = window(&text[name_at..], NAME_WINDOW).find('>') else {
+        return Blob::Failed { stop: p };
+    };
+    let name = text[name_at..name_at + close].trim();
+    if !is_identifier(name) {
+        return Blob::Failed { stop: p };
+    }
+    let body = skip_space(text, name_at + close + 1);
+    let (input, after) = if text[body..].starts_with(PARAMETER_OPEN) {
+        parameters(text, body)
+    } else if text[body..].starts_with(FUNCTION_CLOSE) {
+        (Value::Object(Map::new()), body)
+    } else {
+        match read_lenient(&text[body..]) {
+            Ok((input, used)) => (input, body + used),
+            Err(stop) => return Blob::Failed { stop: body + stop },
+        }
+    };
+    let mut end = after;
+    for closer in [FUNCTION_CLOSE, "</tool_call>"] {
+        let next = skip_space(text, end);
+        if text[next..].starts_with(closer) {
+            end = next + closer.len();
+        }
+    }
+    Blob::Action {
+        tool: name.to_string(),
+        input,
+        thought: None,
+        end,
+    }
+}
+
+/// `<parameter=key>value</parameter>` elements from `at`: each value is
+/// read as [`decode_input`] reads an `Action Input:` (JSON, or plain text).
+/// Returns the arguments and where the last element ends.
+fn parameters(text: &str, mut at: usize) -> (Value, usize) {
+    let mut arguments = Map::new();
+    let mut end = at;
+    while text[at..].starts_with(PARAMETER_OPEN) {
+        let key_at = at + PARAMETER_OPEN.len();
+        let Some(key_len) = window(&text[key_at..], NAME_WINDOW).find('>') else {
+            break;
+        };
+        let key = text[key_at..key_at + key_len].trim();
+        let value_at = key_at + key_len + 1;
+        let (value_len, closed) = match text[value_at..].find(PARAMETER_CLOSE) {
+            Some(len) => (len, true),
+            None => (text.len() - value_at, false),
+        };
+        if !key.is_empty() {
+            let value = decode_input(&text[value_at..value_at + value_len]);
+            arguments.insert(key.to_string(), value);
+        }
+        end = value_at + value_len + if closed { PARAMETER_CLOSE.len() } else { 0 };
+        at = skip_space(text, end);
+    }
+    (Value::Object(arguments), end)
+}
+
+/// `[name(key=value, …), …]`: the first call is the step.
+fn python_list(text: &str, p: usize) -> Blob {
+    let at = skip_space(text, p + 1);
+    match python_call(text, at) {
+        Ok((tool, input, after)) => {
+            // More calls may follow after a comma: the step ends with the
+            // first; a lone call ends with the list.
+            let next = skip_space(text, after);
+            let end = if text[next..].starts_with(']') {
+                next + 1
+            } else {
+                after
+            };
+            Blob::Action {
+                tool,
+                input,
+                thought: None,
+                end,
+            }
+        }
+        Err(stop) => Blob::Failed { stop },
+    }
+}
+
+/// A Python-style call `name(key=value, …)` at `at` (after a Llama
+/// `<|python_tag|>` or inside a `tool_code` fence): the tool, its
+/// arguments and the byte after `)`. A `.call` after the name (Llama's
+/// built-in tools) is dropped. Unless every argument is a keyword
+/// argument, `Err` with the byte reading got to: candidates before it
+/// need no second look.
+pub(crate) fn python_call(text: &str, at: usize) -> Result<(String, Value, usize), usize> {
+    let rest = &text[at..];
+    let name_len = python_call_name(rest).ok_or(at)?;
+    let name = rest[..name_len].trim_end();
+    let name = name.strip_suffix(".call").unwrap_or(name);
+    let open = at + name_len;
+    let close = matching_paren(text, open)?;
+    let args = text[open + 1..close].trim();
+    let input = if args.is_empty() {
+        Value::Object(Map::new())
+    } else {
+        keyword_arguments(args).ok_or(close)?
+    };
+    Ok((name.to_string(), input, close + 1))
+}
+
+/// The length of `name` in `name(` at the start of `text` (a dotted
+/// identifier), when a `(` follows it.
+fn python_call_name(text: &str) -> Option<usize> {
+    let len = text
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        .unwrap_or(text.len());
+    let name = &text[..len];
+    let starts_well = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_');
+    (starts_well && text[len..].starts_with('(')).then_some(len)
+}
+
+/// The byte of the `)` that closes the `(` at `open`, skipping quoted
+/// strings and nested brackets; `Err` with the byte the search got to.
+fn matching_paren(text: &str, open: usize) -> Result<usize, usize> {
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let region = window(&text[open..], CALL_WINDOW);
+    for (i, c) in region.char_indices() {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth = depth.checked_sub(1).ok_or(open + i)?;
+                if depth == 0 {
+                    return if c == ')' {
+                        Ok(open + i)
+                    } else {
+                        Err(open + i)
+                    };
+                }
+            }
+            _ => {}
+        }
+    }
+    Err(open + region.len())
+}
+
+/// The first `max` bytes of `text` (fewer, to end on a character).
+fn window(text: &str, max: usize) -> &str {
+    let mut end = max.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+fn is_identifier(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}

@@ -1,0 +1,177 @@
+//! Tool calls written in other model families' own formats (Mistral,
+//! Llama 3.1 and 3.2, Qwen3-Coder, Gemma) are read as the step they stand
+//! for, with the text before them as the thought; code and prose that only
+//! look like them are not calls. And a run through the real `Agent`, the
+//! text transport and the built-in tools, whose model writes such calls,
+//! ends with the right answer.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::sync::Arc;
+
+use agent_core::testing::ScriptedModel;
+use agent_core::{Agent, StopReason};
+use agent_text::{Parsed, TextTransport, parse};
+use agent_tools::builtin;
+use serde_json::{Value, json};
+
+fn action(text: &str) -> (String, Value, Option<String>) {
+    match parse(text) {
+        Parsed::Action {
+            tool,
+            input,
+            thought,
+            ..
+        } => (tool, input, thought),
+        other => panic!("expected an action for {text:?}, got {other:?}"),
+    }
+}
+
+fn call(text: &str) -> (String, Value) {
+    let (tool, input, _) = action(text);
+    (tool, input)
+}
+
+#[test]
+fn mistral_tool_calls_as_a_list_an_object_or_name_and_args() {
+    let expected = ("search".to_string(), json!({"query": "Berlin"}));
+    for text in [
+        "[TOOL_CALLS] [{\"name\": \"search\", \"arguments\": {\"query\": \"Berlin\"}}]",
+        "[TOOL_CALLS][{\"name\": \"search\", \"arguments\": {\"query\": \"Berlin\"}}, {\"name\": \"calculator\", \"arguments\": {\"expression\": \"1 + 1\"}}]",
+        "[TOOL_CALLS] {\"name\": \"search\", \"arguments\": {\"query\": \"Berlin\"}}",
+        "[TOOL_CALLS]search[ARGS]{\"query\": \"Berlin\"}",
+        "[TOOL_CALLS]search[CALL_ID]a1b2c3d4e[ARGS]{\"query\": \"Berlin\"}",
+    ] {
+        assert_eq!(call(text), expected, "{text}");
+    }
+}
+
+#[test]
+fn llama_python_tag_json_and_function_tags() {
+    assert_eq!(
+        call("<|python_tag|>{\"name\": \"search\", \"parameters\": {\"query\": \"Berlin\"}}"),
+        ("search".into(), json!({"query": "Berlin"}))
+    );
+    assert_eq!(
+        call("<function=calculator>{\"expression\": \"2 * 21\"}</function>"),
+        ("calculator".into(), json!({"expression": "2 * 21"}))
+    );
+    assert_eq!(
+        call("<|python_tag|>search.call(query=\"Berlin\")"),
+        ("search".into(), json!({"query": "Berlin"}))
+    );
+}
+
+#[test]
+fn qwen3_coder_parameters_in_tags() {
+    let text = "I will read the file first.\n<tool_call>\n<function=read_file>\n<parameter=path>\nnotes/plan.md\n</parameter>\n<parameter=start>\n3\n</parameter>\n</function>\n</tool_call>";
+    let (tool, input, thought) = action(text);
+    assert_eq!(tool, "read_file");
+    assert_eq!(input, json!({"path": "notes/plan.md", "start": 3}));
+    assert_eq!(thought.as_deref(), Some("I will read the file first."));
+    // A value that is JSON stays JSON; one with no closing tag runs to the end.
+    assert_eq!(
+        call(
+            "<function=grep>\n<parameter=pattern>total: [0-9]+\n</parameter>\n<parameter=is_regex>true"
+        ),
+        (
+            "grep".into(),
+            json!({"pattern": "total: [0-9]+", "is_regex": true})
+        )
+    );
+}
+
+#[test]
+fn python_style_lists_and_tool_code_fences() {
+    assert_eq!(
+        call("[search(query=\"Berlin, Germany\")]"),
+        ("search".into(), json!({"query": "Berlin, Germany"}))
+    );
+    assert_eq!(
+        call("[calculator(expression='(2 + 3) * 4'), search(query=\"x\")]"),
+        ("calculator".into(), json!({"expression": "(2 + 3) * 4"}))
+    );
+    assert_eq!(
+        call(
+            "Thought: I need the lines.\n```tool_code\nread_file(path=\"a.txt\", start=1, end=20)\n```"
+        ),
+        (
+            "read_file".into(),
+            json!({"path": "a.txt", "start": 1, "end": 20})
+        )
+    );
+    assert_eq!(call("[list_files()]"), ("list_files".into(), json!({})));
+}
+
+#[test]
+fn a_step_in_react_lines_may_use_these_forms_after_action() {
+    assert_eq!(
+        call("Thought: look it up\nAction: [search(query=\"Berlin\")]"),
+        ("search".into(), json!({"query": "Berlin"}))
+    );
+    assert_eq!(
+        call(
+            "Thought: compute\nAction: <function=calculator>{\"expression\": \"6 * 7\"}</function>"
+        ),
+        ("calculator".into(), json!({"expression": "6 * 7"}))
+    );
+}
+
+#[test]
+fn code_links_and_notes_that_look_alike_are_not_calls() {
+    // Positional arguments: code, not a call. The answer after it stands.
+    let text = "Thought: in Python this is\n```python\nprint(6 * 7)\n```\nFinal Answer: 42";
+    assert!(matches!(parse(text), Parsed::Final { answer, .. } if answer == "42"));
+    let text =
+        "Thought: see [the docs](https://example.invalid) and [Note(s)] below.\nFinal Answer: 42";
+    assert!(matches!(parse(text), Parsed::Final { answer, .. } if answer == "42"));
+    let text = "[1] Thought: first\nFinal Answer: done";
+    assert!(matches!(parse(text), Parsed::Final { answer, .. } if answer == "done"));
+    // A final answer that quotes a call is still the answer.
+    let text = "Final Answer: call [search(query=\"x\")] to look it up";
+    assert!(matches!(parse(text), Parsed::Final { .. }));
+    // Broken forms are format errors, never a panic.
+    for text in [
+        "[TOOL_CALLS]",
+        "[TOOL_CALLS]search[ARGS]",
+        "<function=>{}</function>",
+        "<function=search",
+        "<|python_tag|>",
+        "[search(query=\"x\"",
+        "```tool_code\n",
+    ] {
+        assert!(matches!(parse(text), Parsed::Error { .. }), "{text}");
+    }
+}
+
+#[tokio::test]
+async fn a_run_whose_model_writes_other_formats_gets_its_answer() {
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text("[TOOL_CALLS]search[ARGS]{\"query\": \"population of Berlin\"}")
+            .text("The population is 3,800,000; half of it:\n<tool_call>\n<function=calculator>\n<parameter=expression>\n3800000 / 2\n</parameter>\n</function>\n</tool_call>")
+            .text("Thought: I have it.\nFinal Answer: Half of Berlin's population is 1,900,000."),
+    );
+    let agent = Agent::builder()
+        .model(Arc::clone(&model))
+        .transport(TextTransport::new())
+        .toolbox(
+            builtin::registry(&["search", "calculator"], None, true)
+                .unwrap()
+                .allow_all(),
+        )
+        .build()
+        .unwrap();
+    let outcome = agent.run("What is half the population of Berlin?").await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert_eq!(outcome.tool_calls, 2);
+    let observations: Vec<&str> = outcome
+        .transcript
+        .iter()
+        .map(|m| m.content.as_str())
+        .filter(|c| c.starts_with("Observation:"))
+        .collect();
+    assert!(observations[0].contains("3,800,000"), "{observations:?}");
+    assert!(observations[1].contains("1900000"), "{observations:?}");
+    assert!(outcome.answer.unwrap().contains("1,900,000"));
+}
