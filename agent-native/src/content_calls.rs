@@ -1,6 +1,11 @@
 //! Tool calls that a local model writes into `content` instead of
 //! `tool_calls`: a JSON object or array of `{"name", "arguments"}` (fenced
-//! or not), or `<tool_call>…</tool_call>` blocks (Hermes/Qwen style).
+//! or not), `<tool_call>…</tool_call>` blocks (Hermes/Qwen style, around
+//! JSON or Qwen3-Coder's `<function=name>` with `<parameter=key>`
+//! elements), Llama 3.1's `<function=name>{…}</function>` and
+//! `<|python_tag|>` before JSON, and Mistral's `[TOOL_CALLS]` before JSON
+//! or `name[ARGS]{…}`: a server whose chat template does not know the
+//! model's format hands it over as text.
 //! When the tool names are known, only those are recognised; otherwise an
 //! object needs both `name` and `arguments` (or `parameters`). Ordinary
 //! JSON answers stay answers.
@@ -14,20 +19,9 @@ pub(crate) fn calls_in_content(content: &str, tool_names: &[&str]) -> Vec<ToolCa
     if text.is_empty() {
         return Vec::new();
     }
-    let mut values = Vec::new();
-    if text.contains("<tool_call>") {
-        for block in text.split("<tool_call>").skip(1) {
-            let inner = block.split("</tool_call>").next().unwrap_or(block);
-            if let Ok(value) = serde_json::from_str::<Value>(strip_fence(inner.trim())) {
-                values.push(value);
-            }
-        }
-    } else if let Ok(value) = serde_json::from_str::<Value>(strip_fence(text)) {
-        match value {
-            Value::Array(items) => values.extend(items),
-            other => values.push(other),
-        }
-    }
+    let Some(values) = call_values(text) else {
+        return Vec::new();
+    };
     let calls: Vec<ToolCall> = values
         .iter()
         .enumerate()
@@ -63,12 +57,15 @@ pub(crate) fn calls_in_content(content: &str, tool_names: &[&str]) -> Vec<ToolCa
 }
 
 /// Whether `content` opens like a tool call written as text (a
-/// `<tool_call>` tag, or an object whose first key is `name`) but could
-/// not be read as one: cut off at the token limit, or broken JSON. Such a
-/// reply is no answer, whatever it holds.
+/// `<tool_call>` tag or another family's call marker, or an object whose
+/// first key is `name`) but could not be read as one: cut off at the token
+/// limit, or broken JSON. Such a reply is no answer, whatever it holds.
 pub(crate) fn looks_like_broken_call(content: &str) -> bool {
     let text = strip_fence(content.trim());
-    if text.starts_with("<tool_call>") {
+    if ["<tool_call>", MISTRAL_CALLS, PYTHON_TAG, FUNCTION_OPEN]
+        .iter()
+        .any(|marker| text.starts_with(marker))
+    {
         return true;
     }
     let Some(rest) = text.strip_prefix('{').or_else(|| {
@@ -79,6 +76,100 @@ pub(crate) fn looks_like_broken_call(content: &str) -> bool {
     };
     let rest = rest.trim_start();
     rest.starts_with("\"name\"") && serde_json::from_str::<Value>(text).is_err()
+}
+
+/// Mistral's marker before its calls.
+const MISTRAL_CALLS: &str = "[TOOL_CALLS]";
+/// Llama 3.1's marker before a JSON call.
+const PYTHON_TAG: &str = "<|python_tag|>";
+/// Opens a named function (Llama 3.1 custom calls, Qwen3-Coder).
+const FUNCTION_OPEN: &str = "<function=";
+const FUNCTION_CLOSE: &str = "</function>";
+const PARAMETER_OPEN: &str = "<parameter=";
+const PARAMETER_CLOSE: &str = "</parameter>";
+
+/// The call objects (`name` with `arguments` or `parameters`) `text` is
+/// made of, in whichever format it writes them; `None` when part of it
+/// cannot be read.
+fn call_values(text: &str) -> Option<Vec<Value>> {
+    let mut values = Vec::new();
+    if text.starts_with(MISTRAL_CALLS) {
+        for piece in text.split(MISTRAL_CALLS).skip(1) {
+            let piece = piece.trim();
+            if piece.starts_with('[') || piece.starts_with('{') {
+                push_json(&mut values, piece)?;
+            } else {
+                let (head, args) = piece.split_once("[ARGS]")?;
+                let name = head.split("[CALL_ID]").next().unwrap_or(head).trim();
+                let arguments = serde_json::from_str::<Value>(args.trim()).ok()?;
+                values.push(json_call(name, arguments));
+            }
+        }
+    } else if let Some(rest) = text.strip_prefix(PYTHON_TAG) {
+        for value in serde_json::Deserializer::from_str(rest).into_iter::<Value>() {
+            values.push(value.ok()?);
+        }
+    } else if text.contains("<tool_call>") {
+        for block in text.split("<tool_call>").skip(1) {
+            let inner = block.split("</tool_call>").next().unwrap_or(block).trim();
+            match inner.strip_prefix(FUNCTION_OPEN) {
+                Some(function) => values.push(function_value(function)?),
+                None => {
+                    if let Ok(value) = serde_json::from_str::<Value>(strip_fence(inner)) {
+                        values.push(value);
+                    }
+                }
+            }
+        }
+    } else if text.starts_with(FUNCTION_OPEN) {
+        for block in text.split(FUNCTION_OPEN).skip(1) {
+            values.push(function_value(block)?);
+        }
+    } else if let Ok(value) = serde_json::from_str::<Value>(strip_fence(text)) {
+        push_value(&mut values, value);
+    }
+    Some(values)
+}
+
+/// Adds the call objects of one JSON text: an array's items, or itself.
+fn push_json(values: &mut Vec<Value>, text: &str) -> Option<()> {
+    push_value(values, serde_json::from_str::<Value>(text).ok()?);
+    Some(())
+}
+
+fn push_value(values: &mut Vec<Value>, value: Value) {
+    match value {
+        Value::Array(items) => values.extend(items),
+        other => values.push(other),
+    }
+}
+
+fn json_call(name: &str, arguments: Value) -> Value {
+    serde_json::json!({"name": name, "arguments": arguments})
+}
+
+/// `name>` then a JSON object or `<parameter=key>value</parameter>`
+/// elements, then `</function>` (the text after `<function=`). A
+/// parameter's value is JSON when it reads as JSON, else its text.
+fn function_value(block: &str) -> Option<Value> {
+    let (name, body) = block.split_once('>')?;
+    let body = body.split(FUNCTION_CLOSE).next().unwrap_or(body).trim();
+    let arguments = if body.is_empty() {
+        Value::Object(serde_json::Map::new())
+    } else if body.starts_with(PARAMETER_OPEN) {
+        let mut arguments = serde_json::Map::new();
+        for element in body.split(PARAMETER_OPEN).skip(1) {
+            let (key, value) = element.split_once('>')?;
+            let value = value.split(PARAMETER_CLOSE).next().unwrap_or(value).trim();
+            let value = serde_json::from_str::<Value>(value)
+                .unwrap_or_else(|_| Value::String(value.to_string()));
+            arguments.insert(key.trim().to_string(), value);
+        }
+        Value::Object(arguments)
+    } else {
+        serde_json::from_str::<Value>(body).ok()?
+    };
+    Some(json_call(name.trim(), arguments))
 }
 
 fn strip_fence(text: &str) -> &str {
@@ -117,6 +208,44 @@ mod tests {
             &names,
         );
         assert_eq!(array[0].arguments, json!({"expression": "5"}));
+    }
+
+    #[test]
+    fn other_families_formats_are_calls() {
+        let names = ["calculator", "search"];
+        let expected = json!({"query": "Berlin"});
+        for content in [
+            "[TOOL_CALLS] [{\"name\": \"search\", \"arguments\": {\"query\": \"Berlin\"}}]",
+            "[TOOL_CALLS]search[ARGS]{\"query\": \"Berlin\"}",
+            "[TOOL_CALLS]search[CALL_ID]x1y2z3a4b[ARGS]{\"query\": \"Berlin\"}",
+            "<|python_tag|>{\"name\": \"search\", \"parameters\": {\"query\": \"Berlin\"}}",
+            "<function=search>{\"query\": \"Berlin\"}</function>",
+            "<tool_call>\n<function=search>\n<parameter=query>\nBerlin\n</parameter>\n</function>\n</tool_call>",
+        ] {
+            let calls = calls_in_content(content, &names);
+            assert_eq!(calls.len(), 1, "{content}");
+            assert_eq!(calls[0].name, "search");
+            assert_eq!(calls[0].arguments, expected, "{content}");
+        }
+        let two = calls_in_content(
+            "[TOOL_CALLS]search[ARGS]{\"query\": \"Berlin\"}[TOOL_CALLS]calculator[ARGS]{\"expression\": \"1 + 2\"}",
+            &names,
+        );
+        assert_eq!(two.len(), 2);
+        let typed = calls_in_content(
+            "<function=calculator>\n<parameter=expression>\n6 * 7\n</parameter>\n<parameter=precise>\ntrue\n</parameter>\n</function>",
+            &names,
+        );
+        assert_eq!(
+            typed[0].arguments,
+            json!({"expression": "6 * 7", "precise": true})
+        );
+        // Unknown names, and markers with nothing readable, are no calls.
+        assert!(calls_in_content("[TOOL_CALLS]weather[ARGS]{}", &names).is_empty());
+        assert!(calls_in_content("[TOOL_CALLS]search", &names).is_empty());
+        assert!(calls_in_content("<|python_tag|>not json", &names).is_empty());
+        assert!(looks_like_broken_call("[TOOL_CALLS]search[ARGS]{\"query"));
+        assert!(looks_like_broken_call("<function=search>{\"query"));
     }
 
     #[test]
