@@ -3,7 +3,9 @@
 //! or not), `<tool_call>…</tool_call>` blocks (Hermes/Qwen style, around
 //! JSON or Qwen3-Coder's `<function=name>` with `<parameter=key>`
 //! elements), Llama 3.1's `<function=name>{…}</function>` and
-//! `<|python_tag|>` before JSON, and Mistral's `[TOOL_CALLS]` before JSON
+//! `<|python_tag|>` before JSON, Llama 3.2's `[name(key=value)]` lists
+//! (see [`python_calls`](crate::python_calls)) and Gemma's `tool_code`
+//! fence holding one such call, and Mistral's `[TOOL_CALLS]` before JSON
 //! or `name[ARGS]{…}`: a server whose chat template does not know the
 //! model's format hands it over as text.
 //! When the tool names are known, only those are recognised; otherwise an
@@ -11,6 +13,8 @@
 //! JSON answers stay answers.
 
 use agent_core::ToolCall;
+
+use crate::python_calls;
 use serde_json::Value;
 
 /// The tool calls in `content`, if it is made of them.
@@ -125,6 +129,11 @@ fn call_values(text: &str) -> Option<Vec<Value>> {
         for block in text.split(FUNCTION_OPEN).skip(1) {
             values.push(function_value(block)?);
         }
+    } else if let Some(calls) = python_calls::call_list(text) {
+        values = calls;
+    } else if text.starts_with("```tool_code") {
+        // Gemma's fenced call: one Python-style call.
+        values = python_calls::call_list(&format!("[{}]", strip_fence(text)))?;
     } else if let Ok(value) = serde_json::from_str::<Value>(strip_fence(text)) {
         push_value(&mut values, value);
     }
@@ -221,6 +230,8 @@ mod tests {
             "<|python_tag|>{\"name\": \"search\", \"parameters\": {\"query\": \"Berlin\"}}",
             "<function=search>{\"query\": \"Berlin\"}</function>",
             "<tool_call>\n<function=search>\n<parameter=query>\nBerlin\n</parameter>\n</function>\n</tool_call>",
+            "[search(query='Berlin')]",
+            "```tool_code\nsearch(query=\"Berlin\")\n```",
         ] {
             let calls = calls_in_content(content, &names);
             assert_eq!(calls.len(), 1, "{content}");

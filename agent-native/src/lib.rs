@@ -16,6 +16,7 @@ mod answer_tool;
 mod constrain;
 mod content_calls;
 mod provider;
+mod python_calls;
 mod retry;
 mod sse;
 mod transport;

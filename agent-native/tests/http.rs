@@ -390,12 +390,14 @@ async fn tool_calls_written_into_content_are_executed() {
 #[tokio::test]
 async fn other_families_calls_in_content_are_executed() {
     // A server whose chat template does not know the model's tool-call
-    // format hands Mistral's, Llama's or Qwen3-Coder's calls over as text.
+    // format hands Mistral's, Llama 3.1's, Qwen3-Coder's or Llama 3.2's
+    // calls over as text.
     let server = CannedServer::start(vec![
         Canned::text("[TOOL_CALLS]calculator[ARGS]{\"expression\": \"12**3\"}"),
         Canned::text("<function=calculator>{\"expression\": \"17*83\"}</function>"),
         Canned::text("<tool_call>\n<function=calculator>\n<parameter=expression>\n2+2\n</parameter>\n</function>\n</tool_call>"),
-        Canned::text("1728, 1411 and 4"),
+        Canned::text("[calculator(expression='3*3')]"),
+        Canned::text("1728, 1411, 4 and 9"),
     ])
     .await
     .unwrap();
@@ -410,7 +412,7 @@ async fn other_families_calls_in_content_are_executed() {
         .await;
     assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
     let answers: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
-    assert_eq!(answers, ["1728", "1411", "4"]);
+    assert_eq!(answers, ["1728", "1411", "4", "9"]);
 }
 
 #[tokio::test]

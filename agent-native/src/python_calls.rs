@@ -1,0 +1,172 @@
+//! Llama 3.2's Python-style tool calls written as text,
+//! `[name(key=value, …), …]`, read as call objects (`name` and
+//! `arguments`) for [`content_calls`](crate::content_calls). Values are
+//! JSON or Python literals (`'text'`, `True`, `False`, `None`); every
+//! argument must be a keyword argument, so prose in brackets stays prose.
+
+use serde_json::{Map, Value};
+
+/// The calls of `text` when the whole of it is one such list.
+pub(crate) fn call_list(text: &str) -> Option<Vec<Value>> {
+    let inner = text.trim().strip_prefix('[')?.strip_suffix(']')?;
+    let mut calls = Vec::new();
+    let mut rest = inner.trim_start();
+    while !rest.is_empty() {
+        let open = rest.find('(')?;
+        let name = rest[..open].trim();
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        {
+            return None;
+        }
+        let close = open + closing(&rest[open..])?;
+        let arguments = keyword_arguments(&rest[open + 1..close])?;
+        calls.push(serde_json::json!({"name": name, "arguments": arguments}));
+        rest = rest[close + 1..].trim_start();
+        rest = rest.strip_prefix(',').unwrap_or(rest).trim_start();
+    }
+    (!calls.is_empty()).then_some(calls)
+}
+
+/// `key=value, …` as an object; `None` when an argument has no key.
+fn keyword_arguments(args: &str) -> Option<Value> {
+    let mut object = Map::new();
+    for argument in top_level(args, ',') {
+        let argument = argument.trim();
+        if argument.is_empty() {
+            continue;
+        }
+        let (key, value) = argument.split_once('=')?;
+        let key = key.trim();
+        if key.is_empty() || !key.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return None;
+        }
+        object.insert(key.to_string(), literal(value.trim()));
+    }
+    Some(Value::Object(object))
+}
+
+/// A Python or JSON literal; anything else as its text.
+fn literal(value: &str) -> Value {
+    match value {
+        "True" => return Value::Bool(true),
+        "False" => return Value::Bool(false),
+        "None" => return Value::Null,
+        _ => {}
+    }
+    if let Some(inner) = value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')) {
+        return Value::String(inner.replace("\\'", "'"));
+    }
+    serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_string()))
+}
+
+/// The byte of the `)` closing the `(` that `text` starts with, skipping
+/// quoted strings and nested brackets.
+fn closing(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut quote = None;
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return (c == ')').then_some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `text` split at each `separator` outside quotes and brackets.
+fn top_level(text: &str, separator: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut depth = 0usize;
+    let mut quote = None;
+    let mut escaped = false;
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            c if c == separator && depth == 0 => {
+                parts.push(&text[start..i]);
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn lists_of_keyword_calls() {
+        assert_eq!(
+            call_list(
+                "[search(query=\"Berlin, Germany\"), calculator(expression='(2 + 3) * 4', precise=True)]"
+            ),
+            Some(vec![
+                json!({"name": "search", "arguments": {"query": "Berlin, Germany"}}),
+                json!({"name": "calculator", "arguments": {"expression": "(2 + 3) * 4", "precise": true}}),
+            ])
+        );
+        assert_eq!(
+            call_list("[read_file(path=\"a.txt\", start=1, end=None)]"),
+            Some(vec![
+                json!({"name": "read_file", "arguments": {"path": "a.txt", "start": 1, "end": null}})
+            ])
+        );
+        assert_eq!(
+            call_list("[list_files()]"),
+            Some(vec![json!({"name": "list_files", "arguments": {}})])
+        );
+    }
+
+    #[test]
+    fn prose_and_broken_calls_are_not_calls() {
+        for text in [
+            "[1, 2, 3]",
+            "[see(above)]",
+            "[search(query=\"x\"]",
+            "[search(query=\"x\")) extra]",
+            "[]",
+            "Berlin(query=x)",
+            "[(query=\"x\")]",
+        ] {
+            assert_eq!(call_list(text), None, "{text}");
+        }
+    }
+}
