@@ -65,30 +65,12 @@ fn literal(value: &str) -> Value {
 /// The byte of the `)` closing the `(` that `text` starts with, skipping
 /// quoted strings and nested brackets.
 fn closing(text: &str) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut quote = None;
-    let mut escaped = false;
-    for (i, c) in text.char_indices() {
-        if let Some(q) = quote {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == q {
-                quote = None;
+    for (i, c, depth) in unquoted(text) {
+        if matches!(c, ')' | ']' | '}') {
+            // A closer at depth 0 has no opener: unbalanced.
+            if depth <= 1 {
+                return (depth == 1 && c == ')').then_some(i);
             }
-            continue;
-        }
-        match c {
-            '"' | '\'' => quote = Some(c),
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return (c == ')').then_some(i);
-                }
-            }
-            _ => {}
         }
     }
     None
@@ -97,11 +79,25 @@ fn closing(text: &str) -> Option<usize> {
 /// `text` split at each `separator` outside quotes and brackets.
 fn top_level(text: &str, separator: char) -> Vec<&str> {
     let mut parts = Vec::new();
-    let mut depth = 0usize;
+    let mut start = 0;
+    for (i, c, depth) in unquoted(text) {
+        if c == separator && depth == 0 {
+            parts.push(&text[start..i]);
+            start = i + c.len_utf8();
+        }
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
+/// The characters of `text` outside quoted strings (`"…"` or `'…'`, with
+/// backslash escapes), each with its bracket depth: an opening bracket
+/// counts itself, a closing one the pair it closes.
+fn unquoted(text: &str) -> impl Iterator<Item = (usize, char, usize)> + '_ {
     let mut quote = None;
     let mut escaped = false;
-    let mut start = 0;
-    for (i, c) in text.char_indices() {
+    let mut depth = 0usize;
+    text.char_indices().filter_map(move |(i, c)| {
         if let Some(q) = quote {
             if escaped {
                 escaped = false;
@@ -110,21 +106,25 @@ fn top_level(text: &str, separator: char) -> Vec<&str> {
             } else if c == q {
                 quote = None;
             }
-            continue;
+            return None;
         }
         match c {
-            '"' | '\'' => quote = Some(c),
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth = depth.saturating_sub(1),
-            c if c == separator && depth == 0 => {
-                parts.push(&text[start..i]);
-                start = i + c.len_utf8();
+            '"' | '\'' => {
+                quote = Some(c);
+                None
             }
-            _ => {}
+            '(' | '[' | '{' => {
+                depth += 1;
+                Some((i, c, depth))
+            }
+            ')' | ']' | '}' => {
+                let pair = depth;
+                depth = depth.saturating_sub(1);
+                Some((i, c, pair))
+            }
+            _ => Some((i, c, depth)),
         }
-    }
-    parts.push(&text[start..]);
-    parts
+    })
 }
 
 #[cfg(test)]

@@ -81,13 +81,8 @@ pub(crate) fn read_blob(text: &str, at: usize) -> Blob {
     }
     if text[p..].starts_with(foreign::PYTHON_TAG) {
         p = skip_space(text, p + foreign::PYTHON_TAG.len());
-        if let Ok((tool, input, end)) = foreign::python_call(text, p) {
-            return Blob::Action {
-                tool,
-                input,
-                thought: None,
-                end,
-            };
+        if let Some(step) = foreign::python_step(text, p, false) {
+            return step;
         }
     }
     let fenced = text[p..].starts_with("```");
@@ -98,13 +93,8 @@ pub(crate) fn read_blob(text: &str, at: usize) -> Blob {
             .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
             .unwrap_or(after.len());
         p = skip_space(text, p + 3 + tag);
-        if tool_code && let Ok((tool, input, end)) = foreign::python_call(text, p) {
-            return Blob::Action {
-                tool,
-                input,
-                thought: None,
-                end: closed_fence_end(text, end),
-            };
+        if tool_code && let Some(step) = foreign::python_step(text, p, true) {
+            return step;
         }
     }
     let (value, used) = match read_lenient(&text[p..]) {
@@ -124,16 +114,6 @@ pub(crate) fn read_blob(text: &str, at: usize) -> Blob {
     match value {
         Value::Object(object) => from_object(object, end),
         _ => Blob::NotAction { end },
-    }
-}
-
-/// `end`, or past the closing fence right after it.
-fn closed_fence_end(text: &str, end: usize) -> usize {
-    let next = skip_space(text, end);
-    if text[next..].starts_with("```") {
-        next + 3
-    } else {
-        end
     }
 }
 

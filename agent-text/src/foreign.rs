@@ -220,13 +220,30 @@ fn python_list(text: &str, p: usize) -> Blob {
     }
 }
 
+/// A Python-style call at `at` as the step: after Llama's
+/// `<|python_tag|>`, or in Gemma's `tool_code` fence (`in_fence`), whose
+/// closing fence the step then takes too.
+pub(crate) fn python_step(text: &str, at: usize, in_fence: bool) -> Option<Blob> {
+    let (tool, input, mut end) = python_call(text, at).ok()?;
+    let next = skip_space(text, end);
+    if in_fence && text[next..].starts_with("```") {
+        end = next + 3;
+    }
+    Some(Blob::Action {
+        tool,
+        input,
+        thought: None,
+        end,
+    })
+}
+
 /// A Python-style call `name(key=value, …)` at `at` (after a Llama
 /// `<|python_tag|>` or inside a `tool_code` fence): the tool, its
 /// arguments and the byte after `)`. A `.call` after the name (Llama's
 /// built-in tools) is dropped. Unless every argument is a keyword
 /// argument, `Err` with the byte reading got to: candidates before it
 /// need no second look.
-pub(crate) fn python_call(text: &str, at: usize) -> Result<(String, Value, usize), usize> {
+fn python_call(text: &str, at: usize) -> Result<(String, Value, usize), usize> {
     let rest = &text[at..];
     let name_len = python_call_name(rest).ok_or(at)?;
     let name = rest[..name_len].trim_end();
