@@ -21,7 +21,7 @@
 //!   tool rounds, [`Hook`]s, [`Event`]s, cancellation, wall clock), and
 //!   [`Task`], a task with the conversation it continues.
 //! - [`budget`], [`outcome`], [`event`], [`hook`], [`trace`] (JSONL traces
-//!   and replay).
+//!   and replay), [`reasoning`] (`<think>` blocks split off a reply).
 //! - With the `testing` feature: `testing::ScriptedModel` and
 //!   `testing::TestTransport`, for tests.
 //!
@@ -71,6 +71,7 @@ pub mod hook;
 pub mod message;
 pub mod model;
 pub mod outcome;
+pub mod reasoning;
 pub mod run;
 pub mod tool;
 pub mod trace;

@@ -295,6 +295,12 @@ pub struct Completion {
     /// Generated text (may be empty when the turn is only tool calls).
     #[serde(default)]
     pub text: String,
+    /// The model's reasoning, when the server sent it apart from the text
+    /// (`reasoning_content` or `reasoning`, as servers do for reasoning
+    /// models). A `<think>` block left inside `text` stays there; see
+    /// [`crate::reasoning`].
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reasoning: String,
     /// Native tool calls.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tool_calls: Vec<ToolCall>,

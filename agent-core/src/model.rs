@@ -89,6 +89,11 @@ pub enum StreamDelta {
         /// The new text.
         text: String,
     },
+    /// More of the model's reasoning, sent apart from its text.
+    Reasoning {
+        /// The new reasoning text.
+        text: String,
+    },
     /// A fragment of tool call number `index`: the id and name usually come
     /// first, the arguments as string fragments to concatenate.
     ToolCall {
@@ -196,6 +201,11 @@ pub fn completion_to_deltas(completion: Completion) -> Vec<StreamDelta> {
     for message in completion.notices {
         deltas.push(StreamDelta::Notice { message });
     }
+    if !completion.reasoning.is_empty() {
+        deltas.push(StreamDelta::Reasoning {
+            text: completion.reasoning,
+        });
+    }
     if !completion.text.is_empty() {
         deltas.push(StreamDelta::Text {
             text: completion.text,
@@ -237,6 +247,7 @@ pub struct CompletionAccumulator {
     constrained: bool,
     notices: Vec<String>,
     text: String,
+    reasoning: String,
     calls: BTreeMap<usize, PartialCall>,
     usage: Option<Usage>,
     finish_reason: Option<FinishReason>,
@@ -252,6 +263,7 @@ impl CompletionAccumulator {
     pub fn push(&mut self, delta: StreamDelta) {
         match delta {
             StreamDelta::Text { text } => self.text.push_str(&text),
+            StreamDelta::Reasoning { text } => self.reasoning.push_str(&text),
             StreamDelta::ToolCall {
                 index,
                 id,
@@ -323,6 +335,7 @@ impl CompletionAccumulator {
             constrained: self.constrained,
             notices: self.notices,
             text: self.text,
+            reasoning: self.reasoning,
             tool_calls,
             usage: self.usage,
             finish_reason: self.finish_reason,

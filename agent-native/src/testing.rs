@@ -432,6 +432,12 @@ fn as_stream(canned: Canned) -> Canned {
         return canned;
     }
     let mut events = Vec::new();
+    if let Some(reasoning) = message["reasoning_content"].as_str() {
+        events.push(
+            serde_json::json!({"choices": [{"index": 0, "delta": {"reasoning_content": reasoning}}]})
+                .to_string(),
+        );
+    }
     if let Some(text) = message["content"].as_str() {
         // Two pieces, to exercise accumulation.
         let mid = text

@@ -148,6 +148,17 @@ fn content_text(content: Option<&Value>) -> String {
     }
 }
 
+/// The reasoning a server sent apart from the content: `reasoning_content`
+/// (llama.cpp, vLLM, DeepSeek) or `reasoning` (Ollama, vLLM, OpenRouter).
+fn reasoning_text(message: &Value) -> String {
+    let text = content_text(message.get("reasoning_content"));
+    if text.is_empty() {
+        content_text(message.get("reasoning"))
+    } else {
+        text
+    }
+}
+
 fn finish_reason(value: Option<&Value>) -> Option<FinishReason> {
     Some(match value?.as_str()? {
         "stop" => FinishReason::Stop,
@@ -281,6 +292,7 @@ pub(crate) fn parse_response(body: &Value) -> Result<Completion, ModelError> {
         constrained: false,
         notices: Vec::new(),
         text,
+        reasoning: reasoning_text(message),
         tool_calls: calls,
         usage: usage(body),
         finish_reason: finish_reason(choice.get("finish_reason")),
@@ -296,6 +308,10 @@ pub(crate) fn chunk_deltas(chunk: &Value) -> Vec<StreamDelta> {
         .and_then(|c| c.first())
     {
         if let Some(delta) = choice.get("delta").or_else(|| choice.get("message")) {
+            let reasoning = reasoning_text(delta);
+            if !reasoning.is_empty() {
+                deltas.push(StreamDelta::Reasoning { text: reasoning });
+            }
             let text = content_text(delta.get("content"));
             if !text.is_empty() {
                 deltas.push(StreamDelta::Text { text });
