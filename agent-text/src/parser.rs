@@ -25,12 +25,16 @@
 //! It walks the text forward once (see [`crate::labels`]), so it runs in
 //! linear time on any input.
 
+use std::ops::Range;
+
+use agent_core::reasoning::split_reasoning;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::action::{ActionValue, read_action};
 use crate::blob::{Blob, read_blob};
-use crate::input::{read_input, without_stray_fence};
+use crate::harmony::{Harmony, HarmonyStep, read_harmony};
+use crate::input::{decode_input, read_input, without_stray_fence};
 use crate::labels::{Event, Found, Label, Mode, Scanner};
 
 /// The decision parsed from one model output. Its JSON form is stable:
@@ -75,6 +79,33 @@ pub enum Parsed {
 }
 
 impl Parsed {
+    /// The same decision with its `end` moved `offset` bytes on.
+    fn shifted(self, offset: usize) -> Self {
+        match self {
+            Parsed::Action {
+                tool,
+                input,
+                thought,
+                end,
+            } => Parsed::Action {
+                tool,
+                input,
+                thought,
+                end: end + offset,
+            },
+            Parsed::Final {
+                answer,
+                thought,
+                end,
+            } => Parsed::Final {
+                answer,
+                thought,
+                end: end + offset,
+            },
+            error => error,
+        }
+    }
+
     /// The stable JSON form (without `thought`).
     pub fn to_json(&self) -> Value {
         match self {
@@ -164,7 +195,16 @@ pub fn parse(text: &str) -> Parsed {
 }
 
 /// Parses one model output with options.
+///
+/// A reply in gpt-oss's harmony format is read by its channels, and a
+/// reasoning block that opens the reply (`<think>…</think>` and kindred,
+/// see [`agent_core::reasoning`]) is the thought: the step is read from
+/// the reply after it. Only when nothing follows the block (or it was
+/// never closed) is a step drafted inside it taken.
 pub fn parse_with(text: &str, options: ParseOptions) -> Parsed {
+    if let Some(reply) = read_harmony(text) {
+        return parse_harmony(text, reply, options);
+    }
     let text = strip_partial_observation(cut_turn_end(text));
     if text.trim().is_empty() {
         return Parsed::Error {
@@ -172,10 +212,73 @@ pub fn parse_with(text: &str, options: ParseOptions) -> Parsed {
             tool: None,
         };
     }
+    let Some(split) = split_reasoning(text) else {
+        return parse_body(text, 0..text.len(), String::new(), options);
+    };
+    if split.closed && !split.reply.trim().is_empty() {
+        let thought = split.reasoning.trim().to_string();
+        return parse_body(text, split.reply_start..text.len(), thought, options);
+    }
+    let draft = split.reasoning_start..split.reasoning_start + split.reasoning.len();
+    match parse_body(text, draft, String::new(), options) {
+        Parsed::Error { tool: None, .. } => Parsed::Error {
+            reason: "the reply was only reasoning: write the step after it".into(),
+            tool: None,
+        },
+        parsed => parsed,
+    }
+}
+
+/// Reads a harmony reply: a call's body is its input, and the final
+/// channel's body is read as a ReAct reply of its own (a model asked for
+/// ReAct lines writes them there), or is the answer when it holds no
+/// markers.
+fn parse_harmony(text: &str, reply: Harmony, options: ParseOptions) -> Parsed {
+    match reply.step {
+        Some(HarmonyStep::Call { tool, body }) => Parsed::Action {
+            tool,
+            input: decode_input(&text[body.clone()]),
+            thought: clean(&reply.thought),
+            end: body.end,
+        },
+        Some(HarmonyStep::Final { body }) => {
+            let options = ParseOptions {
+                implicit_final_answer: true,
+            };
+            parse_body(text, body, reply.thought, options)
+        }
+        None => match reply.last_body {
+            Some(body) => match parse_body(text, body, String::new(), options) {
+                Parsed::Error { tool: None, .. } => Parsed::Error {
+                    reason: "the reply was only reasoning: write the step after it".into(),
+                    tool: None,
+                },
+                parsed => parsed,
+            },
+            None => Parsed::Error {
+                reason: "the reply was empty".into(),
+                tool: None,
+            },
+        },
+    }
+}
+
+/// Parses the part `range` of `text` as a reply whose reasoning so far is
+/// `thought`; the step's `end` counts from the start of `text`.
+fn parse_body(text: &str, range: Range<usize>, thought: String, options: ParseOptions) -> Parsed {
+    let offset = range.start;
+    let body = &text[range];
+    let reasoning = clean(&thought);
+    if body.trim().is_empty() {
+        return Parsed::Error {
+            reason: "the reply was empty".into(),
+            tool: None,
+        };
+    }
     let mut walk = Walk {
-        text,
-        scanner: Scanner::new(text),
-        thought: String::new(),
+        text: body,
+        scanner: Scanner::new(body),
+        thought,
         free_from: 0,
         in_observation: false,
         saw_marker: false,
@@ -183,16 +286,16 @@ pub fn parse_with(text: &str, options: ParseOptions) -> Parsed {
         pending: None,
     };
     if let Some(parsed) = walk.run() {
-        return parsed;
+        return parsed.shifted(offset);
     }
     if options.implicit_final_answer
         && !walk.saw_marker
-        && let Some(answer) = clean(text)
+        && let Some(answer) = clean(body)
     {
         return Parsed::Final {
             answer,
-            thought: None,
-            end: text.len(),
+            thought: reasoning,
+            end: offset + body.len(),
         };
     }
     Parsed::Error {

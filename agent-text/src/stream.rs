@@ -11,9 +11,22 @@
 //! chunks, so each byte is examined once whatever the chunking, and only
 //! slices the text at positions it found by searching it.
 
+use agent_core::reasoning::REASONING_TAGS;
 use agent_core::transport::StreamWatcher;
 
 use crate::labels::{Label, colon_at, line_label, strict_label_before};
+
+/// Reasoning blocks that may open a turn (see [`agent_core::reasoning`]),
+/// with gpt-oss's thinking channel, which ends at `<|end|>`.
+const TURN_OPENING_REASONING: [(&str, &str); REASONING_TAGS.len() + 1] = {
+    let mut all = [("<|channel|>analysis<|message|>", "<|end|>"); REASONING_TAGS.len() + 1];
+    let mut i = 0;
+    while i < REASONING_TAGS.len() {
+        all[i] = REASONING_TAGS[i];
+        i += 1;
+    }
+    all
+};
 
 /// Colons further than this from a line's first character are not checked
 /// for a line-start label.
@@ -21,6 +34,11 @@ const LINE_LABEL_REACH: usize = 48;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
+    /// At the start of the turn: a reasoning block may open it.
+    Opening,
+    /// Inside a reasoning block that opened the turn: a draft step in it
+    /// is not cut; the scan resumes after `close`.
+    Reasoning { close: &'static str },
     /// Looking for `Action Input:` (or a paper-style action line).
     Seeking,
     /// After `Action Input:`, before its first character.
@@ -68,7 +86,7 @@ impl ActionWatcher {
             pos: 0,
             line_start: 0,
             content_start: None,
-            state: State::Seeking,
+            state: State::Opening,
         }
     }
 
@@ -105,6 +123,8 @@ impl ActionWatcher {
     fn advance(&mut self) -> Option<usize> {
         while self.pos < self.text.len() {
             let done = match self.state {
+                State::Opening => self.opening(),
+                State::Reasoning { close } => self.scan_reasoning(close),
                 State::Seeking => self.seek_label(),
                 State::AwaitInput => self.await_input(),
                 State::Json { .. } => self.scan_json(),
@@ -122,6 +142,52 @@ impl ActionWatcher {
             }
         }
         None
+    }
+
+    /// At the turn's start: does a reasoning block (`<think>`…) open it?
+    fn opening(&mut self) -> Option<Progress> {
+        let head = self.text.trim_start();
+        if head.is_empty() {
+            self.pos = self.text.len();
+            return Some(Progress::Wait);
+        }
+        let open_at = self.text.len() - head.len();
+        for (open, close) in TURN_OPENING_REASONING {
+            if head.starts_with(open) {
+                self.pos = open_at + open.len();
+                self.state = State::Reasoning { close };
+                return None;
+            }
+            if open.starts_with(head) {
+                self.pos = self.text.len();
+                return Some(Progress::Wait);
+            }
+        }
+        self.pos = 0;
+        self.state = State::Seeking;
+        None
+    }
+
+    /// Inside the opening reasoning block: skip to its closing tag.
+    fn scan_reasoning(&mut self, close: &'static str) -> Option<Progress> {
+        if let Some(n) = self.text[self.pos..].find(close) {
+            self.pos += n + close.len();
+            self.line_start = self.pos;
+            self.content_start = None;
+            self.state = State::Seeking;
+            return None;
+        }
+        // Keep the bytes that may begin the closing tag for the next chunk.
+        let mut keep = self
+            .text
+            .len()
+            .saturating_sub(close.len() - 1)
+            .max(self.pos);
+        while !self.text.is_char_boundary(keep) {
+            keep -= 1;
+        }
+        self.pos = keep.max(self.pos);
+        Some(Progress::Wait)
     }
 
     /// Seeking: one byte (or a colon) at a time.
@@ -423,5 +489,33 @@ mod tests {
             cut(text, 2),
             "Action: search\nAction Input: {\"query\": \"x\""
         );
+    }
+
+    #[test]
+    fn a_draft_inside_an_opening_reasoning_block_is_not_cut() {
+        let step = "Thought: look it up\nAction: search\nAction Input: {\"query\": \"x\"}";
+        for (open, close) in TURN_OPENING_REASONING {
+            let text = format!(
+                "\n{open}Maybe:\nAction: calculator\nAction Input: {{\"expression\": \"1\"}}\n{close}\n{step}\nObservation: fake"
+            );
+            for chunk in [1, 2, 5, 100] {
+                let kept = cut(&text, chunk);
+                assert!(
+                    kept.ends_with(step),
+                    "{open} in chunks of {chunk}: {kept:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn replies_that_only_look_like_a_tag_are_scanned_as_usual() {
+        let text = "<tool_call> no\nAction: search\nAction Input: {\"query\": \"x\"} more";
+        for chunk in [1, 3, 100] {
+            assert!(
+                cut(text, chunk).ends_with("{\"query\": \"x\"}"),
+                "chunks of {chunk}"
+            );
+        }
     }
 }

@@ -168,6 +168,61 @@ impl TextTransport {
     }
 }
 
+/// Parses a reply, and the reasoning the server sent apart from it: that
+/// reasoning is the start of the thought, and when the reply itself is
+/// empty, a step the model wrote in its reasoning is the step (as a
+/// `<think>` block with nothing after it is read). Returns the text the
+/// step was read from.
+fn read_reply(completion: Completion, options: ParseOptions) -> (String, Parsed) {
+    let reasoning = completion.reasoning.trim();
+    if reasoning.is_empty() {
+        let parsed = parse_with(&completion.text, options);
+        return (completion.text, parsed);
+    }
+    if completion.text.trim().is_empty() {
+        let parsed = match parse_with(reasoning, options) {
+            Parsed::Error { tool: None, .. } => Parsed::Error {
+                reason: "the reply was only reasoning: write the step after it".into(),
+                tool: None,
+            },
+            parsed => parsed,
+        };
+        return (reasoning.to_string(), parsed);
+    }
+    let parsed = match parse_with(&completion.text, options) {
+        Parsed::Action {
+            tool,
+            input,
+            thought,
+            end,
+        } => Parsed::Action {
+            tool,
+            input,
+            thought: Some(joined(reasoning, thought)),
+            end,
+        },
+        Parsed::Final {
+            answer,
+            thought,
+            end,
+        } => Parsed::Final {
+            answer,
+            thought: Some(joined(reasoning, thought)),
+            end,
+        },
+        error => error,
+    };
+    (completion.text, parsed)
+}
+
+/// The reasoning, then the thought written in the reply.
+fn joined(reasoning: &str, thought: Option<String>) -> String {
+    match thought {
+        Some(thought) => format!("{reasoning}\n{thought}"),
+        None => reasoning.to_string(),
+    }
+}
+
 /// What `tool` takes, when the run has it: "`calculator` takes expression: string".
 fn arguments_hint(tool: Option<&str>, tools: &[ToolSpec]) -> String {
     let Some(spec) = tool.and_then(|name| tools.iter().find(|t| t.name == name)) else {
@@ -249,8 +304,8 @@ impl Transport for TextTransport {
     }
 
     fn interpret(&self, completion: Completion, tools: &[ToolSpec]) -> Interpretation {
-        let text = completion.text;
-        let (turn, message) = match parse_with(&text, self.options) {
+        let (text, parsed) = read_reply(completion, self.options);
+        let (turn, message) = match parsed {
             Parsed::Action {
                 tool,
                 input,

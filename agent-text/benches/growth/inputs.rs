@@ -23,9 +23,10 @@ pub(crate) struct Pattern {
 
 /// The patterns: repeated fence lines, `{` × n (on one line and one per
 /// line), `Action:` × n, lines that open a Python-style call or a
-/// Mistral `[TOOL_CALLS]` and never finish it, deeply nested brackets, one
-/// long line.
-pub(crate) const PATTERNS: [Pattern; 9] = [
+/// Mistral `[TOOL_CALLS]` and never finish it, a `<think>` block full of
+/// drafts that is never closed, reasoning tags over and over, harmony
+/// messages without end, deeply nested brackets, one long line.
+pub(crate) const PATTERNS: [Pattern; 12] = [
     Pattern {
         name: "fence_lines",
         prefix: "Thought: some code\n",
@@ -73,6 +74,24 @@ pub(crate) const PATTERNS: [Pattern; 9] = [
         prefix: "Thought: deep\nAction: store\nAction Input: ",
         open: "{\"a\": [",
         close: "]}",
+    },
+    Pattern {
+        name: "think_drafts",
+        prefix: "<think>\n",
+        open: "Action: f\nAction Input: {\n",
+        close: "",
+    },
+    Pattern {
+        name: "think_tags",
+        prefix: "x",
+        open: "</think><think>[THINK]",
+        close: "",
+    },
+    Pattern {
+        name: "harmony",
+        prefix: "",
+        open: "<|start|>assistant<|channel|>analysis<|message|>a<|end|>",
+        close: "",
     },
     Pattern {
         name: "long_line",
