@@ -16,6 +16,7 @@ use crate::answer_tool::{
 };
 use crate::content_calls::{calls_in_content, looks_like_broken_call};
 use crate::words::{words_constraint, words_constraint_with_numbers};
+use agent_core::reasoning::split_reasoning;
 
 /// The default system prompt of [`AnswerMode::AfterCalls`]: one short
 /// sentence (every prompt token costs time on a local model) that sends
@@ -218,13 +219,29 @@ impl Transport for NativeTransport {
     fn interpret(&self, completion: Completion, tools: &[ToolSpec]) -> Interpretation {
         let mut calls = completion.tool_calls;
         let mut text = completion.text;
+        // A reasoning model's reasoning (sent apart by the server, or as a
+        // `<think>` block in the text) is its thought, not its reply;
+        // calls or answers drafted in it are not taken.
+        let mut thought = Some(completion.reasoning.trim().to_string()).filter(|t| !t.is_empty());
+        let mut unfinished_reasoning = false;
+        if let Some(split) = split_reasoning(&text) {
+            let block = split.reasoning.trim();
+            if !block.is_empty() {
+                thought = Some(match thought {
+                    Some(apart) => format!("{apart}\n{block}"),
+                    None => block.to_string(),
+                });
+            }
+            unfinished_reasoning = !split.closed;
+            text = split.reply.to_string();
+        }
         if calls.is_empty()
             && let Some(answer) = answer_in_object(&text)
         {
             // An answer written as `{"answer": …}`.
             return Interpretation {
                 turn: Turn {
-                    thought: None,
+                    thought: thought.clone(),
                     decision: Decision::Final(answer.clone()),
                 },
                 message: Message::assistant(answer),
@@ -252,7 +269,7 @@ impl Transport for NativeTransport {
                 AnswerCall::Answer(answer) => {
                     return Interpretation {
                         turn: Turn {
-                            thought: None,
+                            thought: thought.clone(),
                             decision: Decision::Final(answer.clone()),
                         },
                         message: Message::assistant(answer),
@@ -261,7 +278,7 @@ impl Transport for NativeTransport {
                 AnswerCall::Empty => {
                     return Interpretation {
                         turn: Turn {
-                            thought: None,
+                            thought: thought.clone(),
                             decision: Decision::Malformed(format!(
                                 "`{ANSWER_TOOL}` was called without an `answer`"
                             )),
@@ -273,6 +290,13 @@ impl Transport for NativeTransport {
         }
         let decision = if !calls.is_empty() {
             Decision::Act(calls.as_slice().into())
+        } else if unfinished_reasoning {
+            Decision::Malformed(
+                "the reply stopped inside its reasoning: close it and write the reply after it"
+                    .into(),
+            )
+        } else if text.trim().is_empty() && thought.is_some() {
+            Decision::Malformed("the reply was only reasoning: write the reply after it".into())
         } else if text.trim().is_empty() {
             Decision::Malformed("the reply was empty".into())
         } else if looks_like_broken_call(&text) {
@@ -287,10 +311,7 @@ impl Transport for NativeTransport {
             Decision::Final(text.trim().to_string())
         };
         Interpretation {
-            turn: Turn {
-                thought: None,
-                decision,
-            },
+            turn: Turn { thought, decision },
             message: Message::assistant_with_calls(text, calls),
         }
     }

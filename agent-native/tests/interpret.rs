@@ -1,6 +1,7 @@
 //! How the native transport reads a reply with no tool calls: words are an
 //! answer, nothing or bare punctuation (a tool call the server failed to
 //! parse, such as a lone `{`) is a malformed turn the model is told about.
+//! A reasoning model's `<think>` block is the turn's thought, not its reply.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -39,4 +40,40 @@ fn bare_punctuation_is_not_an_answer() {
         }
     }
     assert!(matches!(decide("  \n"), Decision::Malformed(r) if r.contains("empty")));
+}
+
+#[test]
+fn a_reasoning_block_is_the_thought_and_the_reply_follows_it() {
+    let tools = [agent_core::ToolSpec {
+        name: "search".into(),
+        description: "Looks things up.".into(),
+        parameters: serde_json::json!({"type": "object"}),
+    }];
+    let read = NativeTransport::new().interpret(
+        Completion::text("<think>\nMaybe 300? Check.\n</think>\n\nThe tower is 330 metres tall."),
+        &tools,
+    );
+    assert_eq!(read.turn.thought.as_deref(), Some("Maybe 300? Check."));
+    assert!(
+        matches!(read.turn.decision, Decision::Final(ref a) if a == "The tower is 330 metres tall.")
+    );
+    // A call drafted in the reasoning is not made; the one after it is.
+    let read = NativeTransport::new().interpret(
+        Completion::text("<think>{\"name\": \"search\", \"arguments\": {\"query\": \"draft\"}}</think>\n{\"name\": \"search\", \"arguments\": {\"query\": \"tower\"}}"),
+        &tools,
+    );
+    match read.turn.decision {
+        Decision::Act(calls) => assert_eq!(calls[0].arguments["query"], "tower"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_reply_that_is_only_reasoning_is_not_an_answer() {
+    for text in ["<think>The answer is 42, I think", "<think>42</think>\n  "] {
+        match decide(text) {
+            Decision::Malformed(reason) => assert!(reason.contains("reasoning"), "{reason}"),
+            other => panic!("{text:?} was read as {other:?}"),
+        }
+    }
 }
