@@ -2,7 +2,8 @@
 //! style) and `{"name": …, "arguments": …}` (the tool-call style small
 //! models fall back to), bare, fenced, or inside `<tool_call>` tags, and
 //! the calls other model families write in their own formats (see
-//! [`foreign`](crate::foreign)). A
+//! [`foreign`](crate::foreign)) or in XML-like tags (see
+//! [`xml_tags`](crate::xml_tags)). A
 //! `{"final_answer": …}` object is the answer, and a `"thought"` string
 //! next to either is the step's reasoning: the shape of the JSON-schema
 //! envelope a schema-constrained server writes (see `grammar`).
@@ -13,6 +14,7 @@ use crate::action::clean_name;
 use crate::foreign;
 use crate::input::decode_input;
 use crate::lenient_json::read_lenient;
+use crate::xml_tags;
 
 /// What a candidate blob turned out to be.
 #[derive(Debug, PartialEq)]
@@ -77,6 +79,9 @@ pub(crate) fn read_blob(text: &str, at: usize) -> Blob {
         p = skip_space(text, p + "<tool_call>".len());
     }
     if let Some(blob) = foreign::read_call(text, p) {
+        return blob;
+    }
+    if let Some(blob) = xml_tags::read_tag_step(text, p) {
         return blob;
     }
     if text[p..].starts_with(foreign::PYTHON_TAG) {

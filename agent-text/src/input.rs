@@ -303,15 +303,22 @@ pub(crate) fn without_stray_fence(text: &str) -> &str {
 }
 
 /// A plain-text input: a JSON scalar or string when the whole text is one,
-/// otherwise the text itself without wrapping quotes.
+/// otherwise the text itself without wrapping quotes. A string that holds
+/// a whole JSON object (`` `{…}` ``, or JSON encoded twice) is that object.
 pub(crate) fn decode_plain(text: &str) -> Value {
-    if let Ok(value) = serde_json::from_str::<Value>(text)
-        && !value.is_object()
-        && !value.is_array()
-    {
-        return value;
+    let value = match serde_json::from_str::<Value>(text) {
+        Ok(value) if !value.is_object() && !value.is_array() => value,
+        _ => Value::String(unquote(text).to_string()),
+    };
+    match value {
+        Value::String(inner) if inner.trim_start().starts_with('{') => {
+            match serde_json::from_str::<Value>(&inner) {
+                Ok(object @ Value::Object(_)) => object,
+                _ => Value::String(inner),
+            }
+        }
+        other => other,
     }
-    Value::String(unquote(text).to_string())
 }
 
 /// Decodes a complete raw input (rule 3 of the parser): fenced or bare

@@ -124,6 +124,9 @@ pub(crate) fn line_label(line: &str) -> Option<(Label, usize)> {
         let after = rest[colon + colon_len..].trim_start_matches('*');
         return Some((label, offset + (rest.len() - after.len())));
     }
+    if let Some((label, value)) = label_without_colon(window) {
+        return Some((label, offset + value));
+    }
     // `Observation` without a colon still ends a step.
     let head = &rest[..floor_boundary(rest, LABEL_WINDOW)];
     let word_len = head
@@ -136,6 +139,28 @@ pub(crate) fn line_label(line: &str) -> Option<(Label, usize)> {
         }
     }
     None
+}
+
+/// Dashes models put after a label in place of a colon.
+const LABEL_DASHES: [&str; 3] = [" - ", " – ", " — "];
+
+/// A label without a colon at the start of `window` (a line's start, past
+/// its markdown): alone on its line, as a heading or in bold, with its
+/// value on the lines below (`### Final Answer`), or followed by a dash
+/// (`Final Answer - <answer>`). Returns the label and the offset of its
+/// value. `Observation` is left to the caller.
+fn label_without_colon(window: &str) -> Option<(Label, usize)> {
+    let line_len = window.find(['\n', '\r']).unwrap_or(window.len());
+    let line = &window[..line_len];
+    let name = line.trim_end().trim_end_matches(['*', '#', ' ']);
+    if let Some(label) = label_word(name).filter(|l| *l != Label::Observation) {
+        return Some((label, line_len));
+    }
+    LABEL_DASHES.iter().find_map(|dash| {
+        let at = line.find(dash)?;
+        let label = label_word(&line[..at]).filter(|l| *l != Label::Observation)?;
+        Some((label, at + dash.len()))
+    })
 }
 
 /// Labels as models translate them, lower-cased, words split by one
@@ -372,7 +397,8 @@ impl<'a> Scanner<'a> {
         let trimmed = line.trim_start();
         let candidate = trimmed.starts_with("```")
             || trimmed.starts_with('{')
-            || crate::foreign::opens_call(trimmed);
+            || crate::foreign::opens_call(trimmed)
+            || crate::xml_tags::opens_tag_step(trimmed);
         if mode == Mode::Free && candidate && self.blob_done != Some(self.pos) {
             self.blob_done = Some(self.pos);
             return Some(Event::Blob(self.pos));

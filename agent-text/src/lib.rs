@@ -24,6 +24,7 @@ mod parser;
 mod prompt;
 mod stream;
 mod transport;
+mod xml_tags;
 
 pub use input::decode_input;
 pub use lenient_json::parse_lenient;

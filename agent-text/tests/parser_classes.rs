@@ -4,7 +4,9 @@
 //! with JSON on the fence line, call syntax on the Action line, plain-text
 //! inputs kept verbatim, broken JSON as a format error, and a sentence
 //! where the tool name should be. Plus leaked end-of-turn tokens, full-width
-//! colons and non-English text.
+//! colons and non-English text, labels without a colon (markdown headings,
+//! bold, a dash), steps in XML-like tags, and JSON inputs wrapped in
+//! backticks or encoded twice.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -376,5 +378,79 @@ fn prompt_list_brackets_and_short_input_labels() {
     assert_eq!(
         j("Action: search\nTool Input: Rome"),
         action("search", json!("Rome"))
+    );
+}
+
+#[test]
+fn labels_without_a_colon_as_headings_bold_or_with_a_dash() {
+    let step = action("search", json!({"query": "tower height"}));
+    for text in [
+        "### Thought\nI should look it up.\n### Action\nsearch\n### Action Input\n{\"query\": \"tower height\"}",
+        "**Thought**\nI should look it up.\n**Action**\nsearch\n**Action Input**\n{\"query\": \"tower height\"}",
+        "Thought - I should look it up.\nAction - search\nAction Input - {\"query\": \"tower height\"}",
+    ] {
+        assert_eq!(j(text), step, "{text}");
+    }
+    for text in [
+        "Thought: done\nFinal Answer - 330 metres",
+        "Thought: done\nFinal Answer — 330 metres",
+        "Thought: done\n## Final Answer\n330 metres",
+        "Thought: done\nFinal Answer\n330 metres",
+    ] {
+        assert_eq!(j(text), final_answer("330 metres"), "{text}");
+    }
+    // A sentence that starts with a label word is not a label.
+    assert!(is_error(
+        "Answer the question with the tools.\nThe tower is tall."
+    ));
+    assert_eq!(
+        j(
+            "Thought: Answer - first I search.\nAction: search\nAction Input: {\"query\": \"tower height\"}"
+        ),
+        step
+    );
+}
+
+#[test]
+fn steps_in_xml_like_tags() {
+    assert_eq!(
+        j("I should look it up.\n<tool>search</tool><tool_input>tower height"),
+        action("search", json!("tower height"))
+    );
+    assert_eq!(
+        j(
+            "<action>search</action>\n<action_input>{\"query\": \"tower height\"}</action_input>\n<observation>made up"
+        ),
+        action("search", json!({"query": "tower height"}))
+    );
+    assert_eq!(
+        j("<final_answer>330 metres</final_answer>"),
+        final_answer("330 metres")
+    );
+    assert_eq!(
+        j("<think>The base says 330.</think>\n<answer>330 metres</answer>"),
+        final_answer("330 metres")
+    );
+    // Other tags are prose.
+    assert!(is_error("<div>330 metres</div>"));
+}
+
+#[test]
+fn json_inputs_in_backticks_or_encoded_twice_are_objects() {
+    let step = action("search", json!({"query": "tower height"}));
+    for input in [
+        "`{\"query\": \"tower height\"}`",
+        "\"{\\\"query\\\": \\\"tower height\\\"}\"",
+    ] {
+        assert_eq!(
+            j(&format!("Action: search\nAction Input: {input}")),
+            step,
+            "{input}"
+        );
+    }
+    // Text in braces that is not JSON stays text.
+    assert_eq!(
+        j("Action: calculator\nAction Input: `{2 + 3} * 4`"),
+        action("calculator", json!("{2 + 3} * 4"))
     );
 }

@@ -26,7 +26,7 @@ pub(crate) struct Pattern {
 /// Mistral `[TOOL_CALLS]` and never finish it, a `<think>` block full of
 /// drafts that is never closed, reasoning tags over and over, harmony
 /// messages without end, deeply nested brackets, one long line.
-pub(crate) const PATTERNS: [Pattern; 12] = [
+pub(crate) const PATTERNS: [Pattern; 14] = [
     Pattern {
         name: "fence_lines",
         prefix: "Thought: some code\n",
@@ -91,6 +91,18 @@ pub(crate) const PATTERNS: [Pattern; 12] = [
         name: "harmony",
         prefix: "",
         open: "<|start|>assistant<|channel|>analysis<|message|>a<|end|>",
+        close: "",
+    },
+    Pattern {
+        name: "tag_lines",
+        prefix: "Thought: x\n",
+        open: "<tool>f</tool>\n<tool>",
+        close: "",
+    },
+    Pattern {
+        name: "heading_lines",
+        prefix: "",
+        open: "### Action\n**Thought** - \n",
         close: "",
     },
     Pattern {
