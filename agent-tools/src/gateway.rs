@@ -330,10 +330,24 @@ impl ToolSet {
         if let Some(&i) = self.index.get(bare) {
             return Some(&self.entries[i]);
         }
-        self.entries
+        if let Some(entry) = self
+            .entries
             .iter()
             .find(|e| e.spec.name.eq_ignore_ascii_case(bare))
-            .map(|e| &**e)
+        {
+            return Some(&**entry);
+        }
+        // `read-file`, `ReadFile` or `read file` for `read_file`: the one
+        // tool whose name has the same letters and digits.
+        let key = name_key(bare);
+        let mut same = self
+            .entries
+            .iter()
+            .filter(|e| name_key(&e.spec.name) == key);
+        match (same.next(), same.next()) {
+            (Some(entry), None) if !key.is_empty() => Some(&**entry),
+            _ => None,
+        }
     }
 
     fn unknown(&self, name: &str) -> ToolError {
@@ -491,4 +505,13 @@ impl Toolbox for ToolSet {
         let content = self.cap(output.content);
         Ok(ToolOutput { content, ..output })
     }
+}
+
+/// A tool name's letters and digits, lower-cased: what stays of it when a
+/// model writes its separators and case its own way.
+fn name_key(name: &str) -> String {
+    name.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
 }

@@ -228,6 +228,42 @@ async fn unknown_tools_list_the_valid_names_and_prefixes_are_tolerated() {
 }
 
 #[tokio::test]
+async fn a_tool_name_with_other_separators_or_case_finds_its_tool() {
+    let mut registry = registry();
+    registry
+        .register(typed_tool("read_file", "Reads.", |_: Nothing| async {
+            Ok::<_, ToolError>("read")
+        }))
+        .unwrap();
+    registry
+        .register(typed_tool(
+            "read_files",
+            "Reads many.",
+            |_: Nothing| async { Ok::<_, ToolError>("many") },
+        ))
+        .unwrap();
+    let tools = registry.allow_all();
+    for name in ["read-file", "ReadFile", "read file", "READ_FILE"] {
+        let out = tools
+            .call(&ToolCall::new("t", name, json!({})))
+            .await
+            .unwrap();
+        assert_eq!(out.content, "read", "{name}");
+    }
+    assert_eq!(
+        tools
+            .call(&ToolCall::new("t", "Read-Files", json!({})))
+            .await
+            .unwrap()
+            .content,
+        "many"
+    );
+    // Letters that differ still name no tool.
+    let e = err(&tools, "readfil", json!({})).await;
+    assert_eq!(e.kind(), ToolErrorKind::NotFound);
+}
+
+#[tokio::test]
 async fn the_allowlist_denies_by_default_and_refuses_unknown_names() {
     let registry = registry();
     let none = registry.allow(Vec::<&str>::new()).unwrap();
