@@ -21,7 +21,8 @@
 //!   tool rounds, [`Hook`]s, [`Event`]s, cancellation, wall clock), and
 //!   [`Task`], a task with the conversation it continues.
 //! - [`budget`], [`outcome`], [`event`], [`hook`], [`trace`] (JSONL traces
-//!   and replay), [`reasoning`] (`<think>` blocks split off a reply).
+//!   and replay), [`reasoning`] (`<think>` blocks split off a reply),
+//!   [`harmony`] (gpt-oss's channels, read from a reply).
 //! - With the `testing` feature: `testing::ScriptedModel` and
 //!   `testing::TestTransport`, for tests.
 //!
@@ -67,6 +68,7 @@ pub mod agent;
 pub mod budget;
 mod canonical;
 pub mod event;
+pub mod harmony;
 pub mod hook;
 pub mod message;
 pub mod model;

@@ -16,6 +16,8 @@ use crate::answer_tool::{
 };
 use crate::content_calls::{calls_in_content, looks_like_broken_call};
 use crate::words::{words_constraint, words_constraint_with_numbers};
+use agent_core::harmony::{HarmonyStep, read_harmony};
+use agent_core::model::parse_arguments;
 use agent_core::reasoning::split_reasoning;
 
 /// The default system prompt of [`AnswerMode::AfterCalls`]: one short
@@ -224,6 +226,26 @@ impl Transport for NativeTransport {
         // calls or answers drafted in it are not taken.
         let mut thought = Some(completion.reasoning.trim().to_string()).filter(|t| !t.is_empty());
         let mut unfinished_reasoning = false;
+        if calls.is_empty()
+            && let Some(reply) = read_harmony(&text)
+        {
+            // gpt-oss's channels, from a server that did not parse them.
+            if !reply.thought.is_empty() {
+                thought = Some(match thought {
+                    Some(apart) => format!("{apart}\n{}", reply.thought),
+                    None => reply.thought.clone(),
+                });
+            }
+            text = match reply.step {
+                Some(HarmonyStep::Call { tool, body }) => {
+                    let arguments = parse_arguments(text[body].trim().to_string());
+                    calls.push(agent_core::ToolCall::new("harmony_call_0", tool, arguments));
+                    String::new()
+                }
+                Some(HarmonyStep::Final { body }) => text[body].to_string(),
+                None => String::new(),
+            };
+        }
         if let Some(split) = split_reasoning(&text) {
             let block = split.reasoning.trim();
             if !block.is_empty() {

@@ -77,3 +77,31 @@ fn a_reply_that_is_only_reasoning_is_not_an_answer() {
         }
     }
 }
+
+#[test]
+fn gpt_oss_harmony_channels_are_a_call_or_an_answer() {
+    let call = NativeTransport::new().interpret(
+        Completion::text("<|channel|>analysis<|message|>Need the height.<|end|><|start|>assistant<|channel|>commentary to=functions.search <|constrain|>json<|message|>{\"query\": \"tower\"}<|call|>"),
+        &[],
+    );
+    assert_eq!(call.turn.thought.as_deref(), Some("Need the height."));
+    match call.turn.decision {
+        Decision::Act(calls) => {
+            assert_eq!(calls[0].name, "search");
+            assert_eq!(calls[0].arguments["query"], "tower");
+        }
+        other => panic!("{other:?}"),
+    }
+    let answer = decide(
+        "<|channel|>analysis<|message|>Known.<|end|><|start|>assistant<|channel|>final<|message|>It is 330 metres.<|return|>",
+    );
+    assert!(
+        matches!(answer, Decision::Final(ref a) if a == "It is 330 metres."),
+        "{answer:?}"
+    );
+    let thinking = decide("<|channel|>analysis<|message|>Still thinking");
+    assert!(
+        matches!(thinking, Decision::Malformed(ref r) if r.contains("reasoning")),
+        "{thinking:?}"
+    );
+}

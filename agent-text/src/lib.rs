@@ -16,7 +16,6 @@ mod action;
 mod blob;
 mod foreign;
 pub mod grammar;
-mod harmony;
 mod input;
 mod labels;
 mod lenient_json;

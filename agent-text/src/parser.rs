@@ -27,13 +27,13 @@
 
 use std::ops::Range;
 
+use agent_core::harmony::{Harmony, HarmonyStep, read_harmony};
 use agent_core::reasoning::split_reasoning;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::action::{ActionValue, read_action};
 use crate::blob::{Blob, read_blob};
-use crate::harmony::{Harmony, HarmonyStep, read_harmony};
 use crate::input::{decode_input, read_input, without_stray_fence};
 use crate::labels::{Event, Found, Label, Mode, Scanner};
 

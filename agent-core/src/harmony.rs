@@ -6,8 +6,9 @@
 //! ending in `<|call|>`, and the `final` channel is the reply.
 //!
 //! [`read_harmony`] reads the messages in order up to the first call or
-//! final message. The parser decides what the final body is (it may hold
-//! ReAct lines of its own).
+//! final message. Both transports use it: the text transport reads the
+//! final body as a ReAct reply of its own (a model asked for ReAct lines
+//! writes them there), the native transport takes it as the answer.
 
 use std::ops::Range;
 
@@ -21,26 +22,34 @@ const HEADER_WINDOW: usize = 512;
 
 /// What a harmony reply holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Harmony {
+pub struct Harmony {
     /// The bodies of the thinking and commentary messages, in order.
-    pub(crate) thought: String,
+    pub thought: String,
     /// The step, when a message made one.
-    pub(crate) step: Option<HarmonyStep>,
+    pub step: Option<HarmonyStep>,
     /// The body of the last message read, when no step was found.
-    pub(crate) last_body: Option<Range<usize>>,
+    pub last_body: Option<Range<usize>>,
 }
 
 /// The message that ends the reading.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum HarmonyStep {
+pub enum HarmonyStep {
     /// A message to a tool: its name and its body (the arguments).
-    Call { tool: String, body: Range<usize> },
+    Call {
+        /// The tool's name (without `functions.`).
+        tool: String,
+        /// Where the body is in the text.
+        body: Range<usize>,
+    },
     /// The `final` channel's body.
-    Final { body: Range<usize> },
+    Final {
+        /// Where the body is in the text.
+        body: Range<usize>,
+    },
 }
 
 /// Reads `text` as harmony messages; `None` unless it opens with one.
-pub(crate) fn read_harmony(text: &str) -> Option<Harmony> {
+pub fn read_harmony(text: &str) -> Option<Harmony> {
     let trimmed = text.trim_start();
     if !(trimmed.starts_with(CHANNEL) || trimmed.starts_with(START)) {
         return None;
