@@ -80,29 +80,18 @@ pub enum Parsed {
 
 impl Parsed {
     /// The same decision with its `end` moved `offset` bytes on.
-    fn shifted(self, offset: usize) -> Self {
+    fn shifted(mut self, offset: usize) -> Self {
+        if let Parsed::Action { end, .. } | Parsed::Final { end, .. } = &mut self {
+            *end += offset;
+        }
+        self
+    }
+
+    /// The step's thought, to add to (`None` for an error).
+    pub(crate) fn thought_mut(&mut self) -> Option<&mut Option<String>> {
         match self {
-            Parsed::Action {
-                tool,
-                input,
-                thought,
-                end,
-            } => Parsed::Action {
-                tool,
-                input,
-                thought,
-                end: end + offset,
-            },
-            Parsed::Final {
-                answer,
-                thought,
-                end,
-            } => Parsed::Final {
-                answer,
-                thought,
-                end: end + offset,
-            },
-            error => error,
+            Parsed::Action { thought, .. } | Parsed::Final { thought, .. } => Some(thought),
+            Parsed::Error { .. } => None,
         }
     }
 
@@ -220,7 +209,13 @@ pub fn parse_with(text: &str, options: ParseOptions) -> Parsed {
         return parse_body(text, split.reply_start..text.len(), thought, options);
     }
     let draft = split.reasoning_start..split.reasoning_start + split.reasoning.len();
-    match parse_body(text, draft, String::new(), options) {
+    draft_step(parse_body(text, draft, String::new(), options))
+}
+
+/// A step drafted in reasoning with nothing after it: when there is none,
+/// the error says the reply was only reasoning.
+pub(crate) fn draft_step(parsed: Parsed) -> Parsed {
+    match parsed {
         Parsed::Error { tool: None, .. } => Parsed::Error {
             reason: "the reply was only reasoning: write the step after it".into(),
             tool: None,
@@ -248,13 +243,7 @@ fn parse_harmony(text: &str, reply: Harmony, options: ParseOptions) -> Parsed {
             parse_body(text, body, reply.thought, options)
         }
         None => match reply.last_body {
-            Some(body) => match parse_body(text, body, String::new(), options) {
-                Parsed::Error { tool: None, .. } => Parsed::Error {
-                    reason: "the reply was only reasoning: write the step after it".into(),
-                    tool: None,
-                },
-                parsed => parsed,
-            },
+            Some(body) => draft_step(parse_body(text, body, String::new(), options)),
             None => Parsed::Error {
                 reason: "the reply was empty".into(),
                 tool: None,

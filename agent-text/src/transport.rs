@@ -15,7 +15,7 @@ use agent_core::transport::{
 use agent_core::{Completion, CompletionRequest, Message, ToolCall, Transport};
 
 use crate::grammar;
-use crate::parser::{ParseOptions, Parsed, parse_with};
+use crate::parser::{ParseOptions, Parsed, draft_step, parse_with};
 use crate::prompt::{Dialect, PromptBuilder, render_params};
 use crate::stream::ActionWatcher;
 
@@ -180,38 +180,13 @@ fn read_reply(completion: Completion, options: ParseOptions) -> (String, Parsed)
         return (completion.text, parsed);
     }
     if completion.text.trim().is_empty() {
-        let parsed = match parse_with(reasoning, options) {
-            Parsed::Error { tool: None, .. } => Parsed::Error {
-                reason: "the reply was only reasoning: write the step after it".into(),
-                tool: None,
-            },
-            parsed => parsed,
-        };
+        let parsed = draft_step(parse_with(reasoning, options));
         return (reasoning.to_string(), parsed);
     }
-    let parsed = match parse_with(&completion.text, options) {
-        Parsed::Action {
-            tool,
-            input,
-            thought,
-            end,
-        } => Parsed::Action {
-            tool,
-            input,
-            thought: Some(joined(reasoning, thought)),
-            end,
-        },
-        Parsed::Final {
-            answer,
-            thought,
-            end,
-        } => Parsed::Final {
-            answer,
-            thought: Some(joined(reasoning, thought)),
-            end,
-        },
-        error => error,
-    };
+    let mut parsed = parse_with(&completion.text, options);
+    if let Some(thought) = parsed.thought_mut() {
+        *thought = Some(joined(reasoning, thought.take()));
+    }
     (completion.text, parsed)
 }
 

@@ -7,12 +7,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::sync::Arc;
+mod common;
 
+use agent_core::StopReason;
 use agent_core::testing::ScriptedModel;
-use agent_core::{Agent, StopReason};
-use agent_text::{Parsed, TextTransport, parse};
-use agent_tools::builtin;
+use agent_text::{Parsed, parse};
 use serde_json::{Value, json};
 
 fn action(text: &str) -> (String, Value, Option<String>) {
@@ -146,31 +145,16 @@ fn code_links_and_notes_that_look_alike_are_not_calls() {
 
 #[tokio::test]
 async fn a_run_whose_model_writes_other_formats_gets_its_answer() {
-    let model = Arc::new(
+    let agent = common::search_and_calculator_agent(
         ScriptedModel::new()
             .text("[TOOL_CALLS]search[ARGS]{\"query\": \"population of Berlin\"}")
             .text("The population is 3,800,000; half of it:\n<tool_call>\n<function=calculator>\n<parameter=expression>\n3800000 / 2\n</parameter>\n</function>\n</tool_call>")
             .text("Thought: I have it.\nFinal Answer: Half of Berlin's population is 1,900,000."),
     );
-    let agent = Agent::builder()
-        .model(Arc::clone(&model))
-        .transport(TextTransport::new())
-        .toolbox(
-            builtin::registry(&["search", "calculator"], None, true)
-                .unwrap()
-                .allow_all(),
-        )
-        .build()
-        .unwrap();
     let outcome = agent.run("What is half the population of Berlin?").await;
     assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
     assert_eq!(outcome.tool_calls, 2);
-    let observations: Vec<&str> = outcome
-        .transcript
-        .iter()
-        .map(|m| m.content.as_str())
-        .filter(|c| c.starts_with("Observation:"))
-        .collect();
+    let observations = common::observations(&outcome);
     assert!(observations[0].contains("3,800,000"), "{observations:?}");
     assert!(observations[1].contains("1900000"), "{observations:?}");
     assert!(outcome.answer.unwrap().contains("1,900,000"));

@@ -3,12 +3,11 @@
 //! never closed, and gpt-oss's harmony channels. The block is the thought;
 //! a draft inside it is never taken over the step written after it.
 
-use std::sync::Arc;
+mod common;
 
+use agent_core::StopReason;
 use agent_core::testing::ScriptedModel;
-use agent_core::{Agent, StopReason};
-use agent_text::{Parsed, TextTransport, parse};
-use agent_tools::builtin;
+use agent_text::{Parsed, parse};
 use serde_json::json;
 
 const STEP: &str =
@@ -98,31 +97,16 @@ fn harmony_channels_thinking_calls_and_final_replies() {
 
 #[tokio::test]
 async fn a_run_whose_model_thinks_aloud_gets_its_answer() {
-    let model = Arc::new(
+    let agent = common::search_and_calculator_agent(
         ScriptedModel::new()
             .text("<think>\nThe user wants half of Berlin's population. Maybe it is 3,000,000?\nFinal Answer: 1,500,000\nNo, I should look it up.\n</think>\n\nThought: Look it up.\nAction: search\nAction Input: {\"query\": \"population of Berlin\"}")
             .text("<|channel|>analysis<|message|>3,800,000 people; halve it.<|end|><|start|>assistant<|channel|>commentary to=functions.calculator json<|message|>{\"expression\": \"3800000 / 2\"}<|call|>")
             .text("The result is in.\n</think>\nThought: I have it.\nFinal Answer: Half of Berlin's population is 1,900,000."),
     );
-    let agent = Agent::builder()
-        .model(Arc::clone(&model))
-        .transport(TextTransport::new())
-        .toolbox(
-            builtin::registry(&["search", "calculator"], None, true)
-                .unwrap()
-                .allow_all(),
-        )
-        .build()
-        .unwrap();
     let outcome = agent.run("What is half the population of Berlin?").await;
     assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
     assert_eq!(outcome.tool_calls, 2);
-    let observations: Vec<&str> = outcome
-        .transcript
-        .iter()
-        .map(|m| m.content.as_str())
-        .filter(|c| c.starts_with("Observation:"))
-        .collect();
+    let observations = common::observations(&outcome);
     assert!(observations[0].contains("3,800,000"), "{observations:?}");
     assert!(observations[1].contains("1900000"), "{observations:?}");
     assert!(outcome.answer.unwrap().contains("1,900,000"));

@@ -1,0 +1,37 @@
+//! What the end-to-end tests share: a text-transport agent with the
+//! built-in search and calculator driven by a scripted model, and the
+//! observations a run got back.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::sync::Arc;
+
+use agent_core::testing::ScriptedModel;
+use agent_core::{Agent, Outcome};
+use agent_text::TextTransport;
+use agent_tools::builtin;
+
+/// The real `Agent`, the text transport and the built-in search and
+/// calculator, with `model` writing the replies.
+pub(crate) fn search_and_calculator_agent(model: ScriptedModel) -> Agent {
+    Agent::builder()
+        .model(Arc::new(model))
+        .transport(TextTransport::new())
+        .toolbox(
+            builtin::registry(&["search", "calculator"], None, true)
+                .unwrap()
+                .allow_all(),
+        )
+        .build()
+        .unwrap()
+}
+
+/// The observation messages of a run, in order.
+pub(crate) fn observations(outcome: &Outcome) -> Vec<&str> {
+    outcome
+        .transcript
+        .iter()
+        .map(|m| m.content.as_str())
+        .filter(|c| c.starts_with("Observation:"))
+        .collect()
+}
