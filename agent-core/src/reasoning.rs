@@ -9,9 +9,9 @@
 //! Three shapes are recognised:
 //!
 //! - a block that opens the reply and is closed: the reply is what follows;
-//! - a closing tag with no opening tag before it (templates that put the
-//!   opening tag into the prompt, as DeepSeek-R1's do): everything before
-//!   it is reasoning;
+//! - a closing tag with no opening tag before it, at the end of its line
+//!   (templates that put the opening tag into the prompt, as
+//!   DeepSeek-R1's do): everything before it is reasoning;
 //! - a block that opens the reply and is never closed (the model ran out of
 //!   tokens, or a stop sequence ended the turn inside it): all of it is
 //!   reasoning, and [`ReasoningSplit::closed`] is false so the caller can
@@ -71,6 +71,12 @@ pub fn split_reasoning(text: &str) -> Option<ReasoningSplit<'_>> {
     // A closing tag after its own opening tag mid-reply is a block the
     // reply quotes or writes later, not reasoning that opened the turn.
     if text[..at].contains(open) {
+        return None;
+    }
+    // Reasoning ends its line with the tag; a tag mid-sentence is one the
+    // reply mentions.
+    let after = text[at + close.len()..].trim_start_matches([' ', '\t', '\r']);
+    if !(after.is_empty() || after.starts_with('\n')) {
         return None;
     }
     Some(after_close(text, 0, at, close.len()))
@@ -138,5 +144,9 @@ mod tests {
         );
         assert_eq!(split_reasoning(""), None);
         assert_eq!(split_reasoning("Final Answer: <thinking> is a tag"), None);
+        assert_eq!(
+            split_reasoning("Final Answer: write </think> to end it."),
+            None
+        );
     }
 }

@@ -48,6 +48,12 @@ fn a_closing_tag_whose_opening_tag_was_in_the_prompt() {
         matches!(answer, Parsed::Final { ref answer, .. } if answer == "4"),
         "{answer:?}"
     );
+    // A reply that only mentions the closing tag is read as usual.
+    let mention = parse("Thought: done\nFinal Answer: write </think> to end it.");
+    assert!(
+        matches!(mention, Parsed::Final { ref answer, .. } if answer == "write </think> to end it."),
+        "{mention:?}"
+    );
 }
 
 #[test]
