@@ -145,13 +145,15 @@ impl ActionWatcher {
     }
 
     /// At the turn's start: does a reasoning block (`<think>`…) open it?
+    /// (`pos` stays past the whitespace already seen, so a long blank
+    /// start is looked at once.)
     fn opening(&mut self) -> Option<Progress> {
-        let head = self.text.trim_start();
+        let head = self.text[self.pos..].trim_start();
+        let open_at = self.text.len() - head.len();
         if head.is_empty() {
-            self.pos = self.text.len();
+            self.pos = open_at;
             return Some(Progress::Wait);
         }
-        let open_at = self.text.len() - head.len();
         for (open, close) in TURN_OPENING_REASONING {
             if head.starts_with(open) {
                 self.pos = open_at + open.len();
@@ -159,7 +161,7 @@ impl ActionWatcher {
                 return None;
             }
             if open.starts_with(head) {
-                self.pos = self.text.len();
+                self.pos = open_at;
                 return Some(Progress::Wait);
             }
         }

@@ -26,7 +26,7 @@ pub(crate) struct Pattern {
 /// Mistral `[TOOL_CALLS]` and never finish it, a `<think>` block full of
 /// drafts that is never closed, reasoning tags over and over, harmony
 /// messages without end, deeply nested brackets, one long line.
-pub(crate) const PATTERNS: [Pattern; 14] = [
+pub(crate) const PATTERNS: [Pattern; 15] = [
     Pattern {
         name: "fence_lines",
         prefix: "Thought: some code\n",
@@ -104,6 +104,12 @@ pub(crate) const PATTERNS: [Pattern; 14] = [
         prefix: "",
         open: "### Action\n**Thought** - \n",
         close: "",
+    },
+    Pattern {
+        name: "blank_start",
+        prefix: "",
+        open: " \n",
+        close: "<",
     },
     Pattern {
         name: "long_line",
