@@ -259,7 +259,7 @@ fn label_word(head: &str) -> Option<Label> {
     let words: Vec<&str> = head.split_whitespace().collect();
     match words.as_slice() {
         ["thought"] | ["thoughts"] | ["thinking"] => Some(Label::Thought),
-        ["action"] => Some(Label::Action),
+        ["action"] | ["tool"] => Some(Label::Action),
         ["action", "input"]
         | ["actioninput"]
         | ["action", "inputs"]

@@ -399,6 +399,11 @@ fn labels_without_a_colon_as_headings_bold_or_with_a_dash() {
     ] {
         assert_eq!(j(text), final_answer("330 metres"), "{text}");
     }
+    // `Tool:` pairs with `Tool Input:` as `Action:` does with `Action Input:`.
+    assert_eq!(
+        j("Thought: look it up\nTool: search\nTool Input: {\"query\": \"tower height\"}"),
+        step
+    );
     // A sentence that starts with a label word is not a label.
     assert!(is_error(
         "Answer the question with the tools.\nThe tower is tall."
