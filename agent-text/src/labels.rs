@@ -266,7 +266,13 @@ fn label_word(head: &str) -> Option<Label> {
         | ["input"]
         | ["tool", "input"] => Some(Label::ActionInput),
         ["observation"] | ["observations"] => Some(Label::Observation),
-        ["final", "answer"] | ["finalanswer"] | ["answer"] => Some(Label::FinalAnswer),
+        ["final", "answer"]
+        | ["finalanswer"]
+        | ["answer"]
+        // LangChain's conversational agent answers after its AI prefix.
+        | ["ai"]
+        | ["the", "final", "answer", "is"]
+        | ["so", "the", "final", "answer", "is"] => Some(Label::FinalAnswer),
         _ => {
             let head = words.join(" ");
             TRANSLATED

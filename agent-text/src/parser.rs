@@ -116,15 +116,31 @@ pub struct ParseOptions {
 
 /// End-of-turn tokens that models leak into their text; nothing after one
 /// belongs to the turn.
-const TURN_END_TOKENS: [&str; 9] = [
+const TURN_END_TOKENS: [&str; 18] = [
+    // ChatML (Qwen, many fine-tunes)
     "<|im_end|>",
     "<|im_start|>",
     "<|endoftext|>",
+    // Llama 3
     "<|eot_id|>",
     "<|eom_id|>",
-    "<|end|>",
+    "<|end_of_text|>",
     "<|start_header_id|>",
+    // Phi-3, gpt-oss
+    "<|end|>",
+    "<|user|>",
+    "<|assistant|>",
+    // Gemma
     "<end_of_turn>",
+    "<start_of_turn>",
+    "<eos>",
+    // DeepSeek (full-width bars)
+    "<｜end▁of▁sentence｜>",
+    "<｜User｜>",
+    "<｜Assistant｜>",
+    // Cohere
+    "<|END_OF_TURN_TOKEN|>",
+    // Llama 2, Mistral
     "</s>",
 ];
 

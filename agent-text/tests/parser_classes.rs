@@ -253,6 +253,35 @@ fn leaked_end_of_turn_tokens_end_the_turn() {
         action("search", json!({"q": 1}))
     );
     assert_eq!(j("Final Answer: yes</s>"), final_answer("yes"));
+    // Other families' tokens: a new turn the model started on its own.
+    for leak in [
+        "<｜end▁of▁sentence｜>",
+        "<end_of_turn>",
+        "\n<start_of_turn>user\nthanks",
+        "<eos>",
+        "<|end_of_text|>",
+        "\n<|user|>\nthanks",
+        "<|END_OF_TURN_TOKEN|>",
+    ] {
+        assert_eq!(
+            j(&format!("Final Answer: yes{leak}more")),
+            final_answer("yes"),
+            "{leak}"
+        );
+    }
+}
+
+#[test]
+fn other_frameworks_answer_labels() {
+    // LangChain's conversational agent: the answer follows its AI prefix.
+    assert_eq!(
+        j("Thought: Do I need to use a tool? No\nAI: It is 330 metres tall."),
+        final_answer("It is 330 metres tall.")
+    );
+    assert_eq!(
+        j("Thought: the base says 330.\nSo the final answer is: 330 metres"),
+        final_answer("330 metres")
+    );
 }
 
 #[test]
