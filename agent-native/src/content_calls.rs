@@ -8,6 +8,8 @@
 //! fence holding one such call, and Mistral's `[TOOL_CALLS]` before JSON
 //! or `name[ARGS]{…}`: a server whose chat template does not know the
 //! model's format hands it over as text.
+//! OpenAI-style `{"tool_calls": […]}` or `{"function": {…}}` wrappers
+//! printed as text are read for the calls inside them.
 //! When the tool names are known, only those are recognised; otherwise an
 //! object needs both `name` and `arguments` (or `parameters`). Ordinary
 //! JSON answers stay answers.
@@ -146,10 +148,27 @@ fn push_json(values: &mut Vec<Value>, text: &str) -> Option<()> {
     Some(())
 }
 
+/// Adds a call object, or each call of an array, or of an OpenAI-style
+/// `{"tool_calls": […]}` wrapper printed as text.
 fn push_value(values: &mut Vec<Value>, value: Value) {
     match value {
-        Value::Array(items) => values.extend(items),
-        other => values.push(other),
+        Value::Array(items) => values.extend(items.into_iter().map(unwrapped_function)),
+        Value::Object(mut object) if object.get("tool_calls").is_some_and(Value::is_array) => {
+            if let Some(Value::Array(items)) = object.remove("tool_calls") {
+                values.extend(items.into_iter().map(unwrapped_function));
+            }
+        }
+        other => values.push(unwrapped_function(other)),
+    }
+}
+
+/// The `{"name", "arguments"}` inside `{"type": "function", "function": …}`.
+fn unwrapped_function(value: Value) -> Value {
+    match value.get("function") {
+        Some(function @ Value::Object(_)) if function.get("name").is_some_and(Value::is_string) => {
+            function.clone()
+        }
+        _ => value,
     }
 }
 
@@ -217,6 +236,17 @@ mod tests {
             &names,
         );
         assert_eq!(array[0].arguments, json!({"expression": "5"}));
+        // An OpenAI-style response part printed as text.
+        let wrapped = calls_in_content(
+            r#"{"tool_calls": [{"id": "1", "type": "function", "function": {"name": "calculator", "arguments": "{\"expression\": \"6\"}"}}]}"#,
+            &names,
+        );
+        assert_eq!(wrapped[0].arguments, json!({"expression": "6"}));
+        let function = calls_in_content(
+            r#"{"type": "function", "function": {"name": "calculator", "arguments": {"expression": "7"}}}"#,
+            &names,
+        );
+        assert_eq!(function[0].arguments, json!({"expression": "7"}));
     }
 
     #[test]

@@ -122,6 +122,40 @@ pub(crate) fn read_blob(text: &str, at: usize) -> Blob {
     }
 }
 
+/// The call inside an OpenAI-style wrapper printed as text:
+/// `{"tool_calls": [{…}]}` (the first call) and `{"function": {"name": …,
+/// "arguments": …}}`. Any other object is returned as it is.
+fn unwrapped_call(mut object: Map<String, Value>) -> Map<String, Value> {
+    if let Some(Value::Array(calls)) = object.get("tool_calls")
+        && let Some(Value::Object(first)) = calls.first()
+    {
+        object = first.clone();
+    }
+    if let Some(Value::Object(function)) = object.get("function")
+        && function.get("name").is_some_and(Value::is_string)
+    {
+        return function.clone();
+    }
+    object
+}
+
+/// The answer a final-answer call carries: its text, or the one text in
+/// an object of arguments (`{"answer": …}`, as smolagents' `final_answer`
+/// tool takes it); other values as JSON.
+pub(crate) fn answer_text(input: Value) -> String {
+    match input {
+        Value::String(text) => text,
+        Value::Object(arguments) => {
+            let mut texts = arguments.values().filter_map(Value::as_str);
+            match (texts.next(), texts.next(), arguments.len()) {
+                (Some(text), None, 1) => text.to_string(),
+                _ => Value::Object(arguments).to_string(),
+            }
+        }
+        other => other.to_string(),
+    }
+}
+
 /// The first non-space byte at or after `at`.
 pub(crate) fn skip_space(text: &str, at: usize) -> usize {
     let rest = &text[at..];
@@ -129,7 +163,8 @@ pub(crate) fn skip_space(text: &str, at: usize) -> usize {
 }
 
 /// The step a call object stands for, ending at `end`.
-pub(crate) fn from_object(mut object: Map<String, Value>, end: usize) -> Blob {
+pub(crate) fn from_object(object: Map<String, Value>, end: usize) -> Blob {
+    let mut object = unwrapped_call(object);
     let thought = object
         .get("thought")
         .and_then(Value::as_str)
@@ -158,12 +193,8 @@ pub(crate) fn from_object(mut object: Map<String, Value>, end: usize) -> Blob {
     let input = input.unwrap_or(Value::Object(Map::new()));
     let lowered = name.trim().to_ascii_lowercase().replace('_', " ");
     if matches!(lowered.as_str(), "final answer" | "answer" | "finish") {
-        let answer = match input {
-            Value::String(s) => s,
-            other => other.to_string(),
-        };
         return Blob::Final {
-            answer: answer.trim().to_string(),
+            answer: answer_text(input).trim().to_string(),
             thought,
             end,
         };

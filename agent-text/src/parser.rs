@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::action::{ActionValue, read_action};
-use crate::blob::{Blob, read_blob};
+use crate::blob::{Blob, answer_text, read_blob};
 use crate::input::{decode_input, read_input, without_stray_fence};
 use crate::labels::{Event, Found, Label, Mode, Scanner};
 
@@ -540,10 +540,7 @@ impl Walk<'_> {
         match input {
             // `Action: Final Answer` with the answer as its input.
             Some((Ok(input), end)) if is_final_answer_name(&name) => Parsed::Final {
-                answer: match input {
-                    Value::String(s) => s,
-                    other => other.to_string(),
-                },
+                answer: answer_text(input),
                 thought: self.thought(),
                 end,
             },

@@ -488,3 +488,35 @@ fn json_inputs_in_backticks_or_encoded_twice_are_objects() {
         action("calculator", json!("{2 + 3} * 4"))
     );
 }
+
+#[test]
+fn calls_printed_in_other_frameworks_shapes() {
+    let step = action("search", json!({"query": "tower height"}));
+    // An OpenAI-style response part printed as text.
+    assert_eq!(
+        j(
+            "{\"tool_calls\": [{\"id\": \"1\", \"type\": \"function\", \"function\": {\"name\": \"search\", \"arguments\": \"{\\\"query\\\": \\\"tower height\\\"}\"}}]}"
+        ),
+        step
+    );
+    assert_eq!(
+        j(
+            "{\"type\": \"function\", \"function\": {\"name\": \"search\", \"arguments\": {\"query\": \"tower height\"}}}"
+        ),
+        step
+    );
+    // smolagents' final_answer tool takes its answer as an argument.
+    assert_eq!(
+        j("Action:\n{\"name\": \"final_answer\", \"arguments\": {\"answer\": \"330 metres\"}}"),
+        final_answer("330 metres")
+    );
+    assert_eq!(
+        j("Action: final_answer\nAction Input: {\"answer\": \"330 metres\"}"),
+        final_answer("330 metres")
+    );
+    // Several arguments stay JSON: nothing is dropped.
+    assert_eq!(
+        j("Action: final_answer\nAction Input: {\"answer\": \"330\", \"unit\": \"m\"}"),
+        final_answer("{\"answer\":\"330\",\"unit\":\"m\"}")
+    );
+}
