@@ -76,6 +76,22 @@ pub(crate) fn read_action(text: &str, value: usize, limit: usize) -> ActionValue
             };
         }
     }
+    // ```` ```search``` ````: a name in a fence that closes on its line.
+    if let Some(inner) = line
+        .trim_end()
+        .strip_prefix("```")
+        .and_then(|l| l.strip_suffix("```"))
+        && !inner.contains(['{', '[', '`', '('])
+    {
+        let name = clean_name(inner);
+        if !name.is_empty() && !is_sentence(&name) {
+            return ActionValue::Named {
+                name,
+                args: None,
+                end: line_end,
+            };
+        }
+    }
     if line.starts_with("```")
         || line.starts_with('{')
         || line.starts_with("<tool_call>")

@@ -37,6 +37,9 @@ pub(crate) fn read_input(text: &str, start: usize, scanner: &mut Scanner<'_>) ->
         };
     };
     if text[p..].starts_with("```") {
+        if let Some(input) = read_inline_code(text, p) {
+            return input;
+        }
         return read_fenced(text, p, scanner);
     }
     match read_json_at(text, p) {
@@ -182,6 +185,20 @@ fn not_json(text: &str, at: usize) -> String {
         "the Action Input is not valid JSON (line {line}, column {column}, near {near}). \
          Write it as one JSON object with double-quoted keys and string values"
     )
+}
+
+/// ```` ```text``` ```` on one line: inline code, not a fence; its text
+/// is the input. (JSON in it is left to [`read_fenced`].)
+fn read_inline_code(text: &str, p: usize) -> Option<Input> {
+    let line = text[p..line_end(text, p)].trim_end();
+    let inner = line.strip_prefix("```")?.strip_suffix("```")?;
+    if inner.trim().is_empty() || inner.contains(['{', '[', '`']) {
+        return None;
+    }
+    Some(Input {
+        value: Ok(decode_plain(inner.trim())),
+        end: p + line.len(),
+    })
 }
 
 /// `Name({…})` / `Name([…])`: JSON wrapped in a call, with nothing after

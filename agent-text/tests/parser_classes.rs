@@ -482,6 +482,11 @@ fn json_inputs_in_backticks_or_encoded_twice_are_objects() {
             "{input}"
         );
     }
+    // A name and an input in inline triple backticks.
+    assert_eq!(
+        j("Action: ```search```\nAction Input: ```tower height```"),
+        action("search", json!("tower height"))
+    );
     // Text in braces that is not JSON stays text.
     assert_eq!(
         j("Action: calculator\nAction Input: `{2 + 3} * 4`"),

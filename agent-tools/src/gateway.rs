@@ -337,15 +337,17 @@ impl ToolSet {
         {
             return Some(&**entry);
         }
-        // `read-file`, `ReadFile` or `read file` for `read_file`: the one
-        // tool whose name has the same letters and digits.
+        // `read-file`, `ReadFile` or `read file` for `read_file`, and
+        // `search tool` for `search`: the one tool whose name has the same
+        // letters and digits.
         let key = name_key(bare);
-        let mut same = self
-            .entries
-            .iter()
-            .filter(|e| name_key(&e.spec.name) == key);
+        let short = key.strip_suffix("tool").unwrap_or(&key);
+        let mut same = self.entries.iter().filter(|e| {
+            let name = name_key(&e.spec.name);
+            name == key || name == short
+        });
         match (same.next(), same.next()) {
-            (Some(entry), None) if !key.is_empty() => Some(&**entry),
+            (Some(entry), None) if !short.is_empty() => Some(&**entry),
             _ => None,
         }
     }

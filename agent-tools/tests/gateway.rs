@@ -243,7 +243,13 @@ async fn a_tool_name_with_other_separators_or_case_finds_its_tool() {
         ))
         .unwrap();
     let tools = registry.allow_all();
-    for name in ["read-file", "ReadFile", "read file", "READ_FILE"] {
+    for name in [
+        "read-file",
+        "ReadFile",
+        "read file",
+        "READ_FILE",
+        "read_file tool",
+    ] {
         let out = tools
             .call(&ToolCall::new("t", name, json!({})))
             .await
