@@ -155,7 +155,8 @@ impl Run {
                 usage
             }
             None => {
-                let mut generated = self.estimator.estimate(&completion.text);
+                let mut generated = self.estimator.estimate(&completion.text)
+                    + self.estimator.estimate(&completion.reasoning);
                 for call in &completion.tool_calls {
                     generated += json_len(&call.arguments).div_ceil(4);
                 }
