@@ -7,7 +7,8 @@
 //!   with no colon counts too. So do the labels as a model translates them
 //!   when it writes in the question's language ([`TRANSLATED`]: French,
 //!   German, Spanish, Italian, Portuguese, Russian, Chinese, Japanese,
-//!   Korean), such as `Réponse finale :` or `最终答案：`.
+//!   Korean, Dutch, Polish, Turkish, Vietnamese, Indonesian, Arabic, Hindi,
+//!   Ukrainian), such as `Réponse finale :` or `最终答案：`.
 //! - **In the middle of a line**, strictly: `Thought:`, `Action:`,
 //!   `Action Input:`, `Final Answer:` or `Observation:` written in title or
 //!   upper case, even glued to the word before (`…search.Action: search`,
@@ -62,7 +63,7 @@ pub(crate) enum Mode {
 }
 
 /// Longest label prefix examined at a line start, in bytes.
-const LABEL_WINDOW: usize = 40;
+const LABEL_WINDOW: usize = 48;
 
 /// How far before a colon a mid-line label may start, in bytes.
 const STRICT_WINDOW: usize = 24;
@@ -165,7 +166,7 @@ fn label_without_colon(window: &str) -> Option<(Label, usize)> {
 
 /// Labels as models translate them, lower-cased, words split by one
 /// space. Only read at a line start, before a colon.
-const TRANSLATED: [(&str, Label); 62] = [
+const TRANSLATED: [(&str, Label); 119] = [
     // Thought
     ("pensée", Label::Thought),
     ("réflexion", Label::Thought),
@@ -233,6 +234,64 @@ const TRANSLATED: [(&str, Label); 62] = [
     ("最終回答", Label::FinalAnswer),
     ("最終的な答え", Label::FinalAnswer),
     ("최종 답변", Label::FinalAnswer),
+    // Dutch, Polish, Turkish, Vietnamese, Indonesian, Arabic, Hindi, Ukrainian
+    ("gedachte", Label::Thought),
+    ("myśl", Label::Thought),
+    ("düşünce", Label::Thought),
+    ("suy nghĩ", Label::Thought),
+    ("pikiran", Label::Thought),
+    ("تفكير", Label::Thought),
+    ("الفكرة", Label::Thought),
+    ("विचार", Label::Thought),
+    ("думка", Label::Thought),
+    ("actie", Label::Action),
+    ("akcja", Label::Action),
+    ("działanie", Label::Action),
+    ("eylem", Label::Action),
+    ("hành động", Label::Action),
+    ("tindakan", Label::Action),
+    ("aksi", Label::Action),
+    ("إجراء", Label::Action),
+    ("الإجراء", Label::Action),
+    ("क्रिया", Label::Action),
+    ("дія", Label::Action),
+    ("actie-invoer", Label::ActionInput),
+    ("actie invoer", Label::ActionInput),
+    ("dane wejściowe akcji", Label::ActionInput),
+    ("eylem girdisi", Label::ActionInput),
+    ("đầu vào hành động", Label::ActionInput),
+    ("input tindakan", Label::ActionInput),
+    ("مدخلات الإجراء", Label::ActionInput),
+    ("क्रिया इनपुट", Label::ActionInput),
+    ("вхідні дані дії", Label::ActionInput),
+    ("observatie", Label::Observation),
+    ("obserwacja", Label::Observation),
+    ("gözlem", Label::Observation),
+    ("quan sát", Label::Observation),
+    ("observasi", Label::Observation),
+    ("pengamatan", Label::Observation),
+    ("ملاحظة", Label::Observation),
+    ("الملاحظة", Label::Observation),
+    ("अवलोकन", Label::Observation),
+    ("спостереження", Label::Observation),
+    ("definitief antwoord", Label::FinalAnswer),
+    ("eindantwoord", Label::FinalAnswer),
+    ("antwoord", Label::FinalAnswer),
+    ("ostateczna odpowiedź", Label::FinalAnswer),
+    ("odpowiedź", Label::FinalAnswer),
+    ("nihai cevap", Label::FinalAnswer),
+    ("son cevap", Label::FinalAnswer),
+    ("cevap", Label::FinalAnswer),
+    ("câu trả lời cuối cùng", Label::FinalAnswer),
+    ("câu trả lời", Label::FinalAnswer),
+    ("jawaban akhir", Label::FinalAnswer),
+    ("jawaban", Label::FinalAnswer),
+    ("الإجابة النهائية", Label::FinalAnswer),
+    ("الإجابة", Label::FinalAnswer),
+    ("अंतिम उत्तर", Label::FinalAnswer),
+    ("उत्तर", Label::FinalAnswer),
+    ("остаточна відповідь", Label::FinalAnswer),
+    ("відповідь", Label::FinalAnswer),
 ];
 
 /// The label named by the text before a colon at a line start.

@@ -321,6 +321,20 @@ fn labels_translated_into_the_question_s_language() {
         ("Risposta finale: 3,8 milioni", "3,8 milioni"),
         ("Итоговый ответ: 84 миллиона", "84 миллиона"),
         ("최종 답변: 1400만 명", "1400만 명"),
+        ("Suy nghĩ: xong.\nCâu trả lời cuối cùng: 330 mét", "330 mét"),
+        ("Düşünce: tamam\nNihai cevap: 330 metre", "330 metre"),
+        ("Gedachte: klaar\nEindantwoord: 330 meter", "330 meter"),
+        (
+            "Myśl: gotowe\nOstateczna odpowiedź: 330 metrów",
+            "330 metrów",
+        ),
+        ("Pikiran: selesai\nJawaban akhir: 330 meter", "330 meter"),
+        (
+            "Думка: готово\nОстаточна відповідь: 330 метрів",
+            "330 метрів",
+        ),
+        ("تفكير: انتهيت\nالإجابة النهائية: 330 مترا", "330 مترا"),
+        ("विचार: हो गया\nअंतिम उत्तर: 330 मीटर", "330 मीटर"),
     ] {
         assert_eq!(j(text), final_answer(answer), "{text}");
     }
@@ -331,6 +345,12 @@ fn labels_translated_into_the_question_s_language() {
     assert_eq!(
         j("思考：需要搜索\n行动：search\n行动输入：{\"query\": \"长城\"}\n观察：……"),
         action("search", json!({"query": "长城"}))
+    );
+    assert_eq!(
+        j(
+            "Suy nghĩ: cần tìm\nHành động: search\nĐầu vào hành động: {\"query\": \"Hà Nội\"}\nQuan sát: ..."
+        ),
+        action("search", json!({"query": "Hà Nội"}))
     );
     // Only at a line start: in prose, a translated word is prose.
     assert_eq!(
