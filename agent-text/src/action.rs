@@ -60,37 +60,17 @@ pub(crate) fn read_action(text: &str, value: usize, limit: usize) -> ActionValue
         .min(limit.max(name_at));
     let mut line = &text[name_at..line_end];
     // `[Search]`: the prompt's list brackets copied around the name.
-    if let Some(inner) = line
-        .trim_end()
-        .strip_prefix('[')
-        .and_then(|l| l.strip_suffix(']'))
-        && !inner.contains(['[', ']', '{', '"'])
-    {
+    if let Some(inner) = wrapped(line, "[", "]", &['[', ']', '{', '"']) {
         line = inner;
-        let name = clean_name(inner);
-        if !name.is_empty() && !is_sentence(&name) {
-            return ActionValue::Named {
-                name,
-                args: None,
-                end: line_end,
-            };
+        if let Some(named) = bare_name(inner, line_end) {
+            return named;
         }
     }
     // ```` ```search``` ````: a name in a fence that closes on its line.
-    if let Some(inner) = line
-        .trim_end()
-        .strip_prefix("```")
-        .and_then(|l| l.strip_suffix("```"))
-        && !inner.contains(['{', '[', '`', '('])
+    if let Some(named) = wrapped(line, "```", "```", &['{', '[', '`', '('])
+        .and_then(|inner| bare_name(inner, line_end))
     {
-        let name = clean_name(inner);
-        if !name.is_empty() && !is_sentence(&name) {
-            return ActionValue::Named {
-                name,
-                args: None,
-                end: line_end,
-            };
-        }
+        return named;
     }
     if line.starts_with("```")
         || line.starts_with('{')
@@ -120,6 +100,26 @@ pub(crate) fn read_action(text: &str, value: usize, limit: usize) -> ActionValue
     let args = args_at.and_then(|at| call_arguments(text, at, line_end, spaced));
     let end = args.as_ref().map_or(line_end, |(_, end)| *end);
     ActionValue::Named { name, args, end }
+}
+
+/// The text between `open` and `close` when they wrap the whole line and
+/// it holds none of `not_inside`.
+fn wrapped<'a>(line: &'a str, open: &str, close: &str, not_inside: &[char]) -> Option<&'a str> {
+    line.trim_end()
+        .strip_prefix(open)
+        .and_then(|l| l.strip_suffix(close))
+        .filter(|inner| !inner.contains(not_inside))
+}
+
+/// A lone tool name (no arguments) ending the step at `end`, unless the
+/// text is empty or a sentence.
+fn bare_name(text: &str, end: usize) -> Option<ActionValue> {
+    let name = clean_name(text);
+    (!name.is_empty() && !is_sentence(&name)).then_some(ActionValue::Named {
+        name,
+        args: None,
+        end,
+    })
 }
 
 /// Where the tool name begins: on the label's line, or on the next
