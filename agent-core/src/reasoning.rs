@@ -64,10 +64,13 @@ pub fn split_reasoning(text: &str) -> Option<ReasoningSplit<'_>> {
             },
         });
     }
-    let (at, open, close) = REASONING_TAGS
-        .iter()
-        .filter_map(|(open, close)| text.find(close).map(|at| (at, *open, *close)))
-        .min_by_key(|(at, _, _)| *at)?;
+    // One pass over the bytes a closing tag can start with.
+    let (at, open, close) = text.match_indices(['<', '[', '◁']).find_map(|(at, _)| {
+        REASONING_TAGS
+            .iter()
+            .find(|(_, close)| text[at..].starts_with(close))
+            .map(|(open, close)| (at, *open, *close))
+    })?;
     // A closing tag after its own opening tag mid-reply is a block the
     // reply quotes or writes later, not reasoning that opened the turn.
     if text[..at].contains(open) {
