@@ -76,6 +76,7 @@ pub mod outcome;
 pub mod reasoning;
 pub mod run;
 pub mod tool;
+pub mod tool_name;
 pub mod trace;
 pub mod transport;
 
@@ -90,4 +91,5 @@ pub use message::{Completion, CompletionRequest, Message, ToolCall, ToolSpec};
 pub use model::{Complete, ModelError};
 pub use outcome::{Outcome, StopReason};
 pub use tool::{Tool, ToolError, ToolOutput, Toolbox};
+pub use tool_name::resolve_tool_name;
 pub use transport::{Findings, Transport};

@@ -27,7 +27,9 @@ pub enum Role {
 pub struct ToolCall {
     /// Identifier that pairs the call with its answer (`call_0`, provider ids…).
     pub id: String,
-    /// The tool's name, exactly as the model wrote it (it may not exist).
+    /// The tool's name as the model wrote it (it may not exist); once a run
+    /// has checked the reply, the offered tool's own name when the model's
+    /// spelling means exactly one (`read-file` for `read_file`).
     pub name: String,
     /// The arguments: a JSON value, or a JSON string when the model wrote plain text.
     pub arguments: Value,

@@ -388,6 +388,26 @@ async fn repeating_a_call_that_found_nothing_asks_for_a_different_call() {
 }
 
 #[tokio::test]
+async fn a_repeat_spelled_another_way_is_the_same_call() {
+    // `Add` and `add` are one tool: the second call repeats the first,
+    // and the calls the run records carry the offered name.
+    let model = ScriptedModel::new()
+        .call("1", "Add", json!({"a": 2, "b": 1}))
+        .call("2", "functions.add", json!({"a": 2, "b": 1}))
+        .text("3");
+    let (runner, _) = agent(model, Budget::default());
+    let outcome = runner.run("add").await;
+    assert_eq!(outcome.stop_reason, StopReason::RepeatedCall);
+    assert_eq!((outcome.tool_calls, outcome.steps), (1, 3));
+    let names: Vec<&str> = outcome
+        .transcript
+        .iter()
+        .flat_map(|m| m.tool_calls.iter().map(|c| c.name.as_str()))
+        .collect();
+    assert_eq!(names, ["add", "add"]);
+}
+
+#[tokio::test]
 async fn repeating_the_call_that_just_succeeded_asks_for_the_answer() {
     // The call of the round just before, again: not run, the answer turn.
     let model = ScriptedModel::new()

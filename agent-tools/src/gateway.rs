@@ -11,11 +11,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use agent_core::tool::{ToolErrorKind, panic_message};
-use agent_core::{Tool, ToolCall, ToolError, ToolOutput, ToolSpec, Toolbox};
+use agent_core::{Tool, ToolCall, ToolError, ToolOutput, ToolSpec, Toolbox, resolve_tool_name};
 use async_trait::async_trait;
 use futures::FutureExt;
 use serde_json::{Map, Value};
 
+use crate::named_args::read_named_arguments;
 use crate::validate::{ArgsValidator, describe_type};
 
 /// Default time a tool call may take.
@@ -318,38 +319,11 @@ impl ToolSet {
     }
 
     fn lookup(&self, name: &str) -> Option<&Entry> {
-        let name = name.trim();
         if let Some(&i) = self.index.get(name) {
             return Some(&self.entries[i]);
         }
-        let bare = name
-            .strip_prefix("functions.")
-            .or_else(|| name.strip_prefix("tools."))
-            .unwrap_or(name)
-            .trim_matches(|c: char| c == '`' || c == '"' || c == '\'' || c == '*');
-        if let Some(&i) = self.index.get(bare) {
-            return Some(&self.entries[i]);
-        }
-        if let Some(entry) = self
-            .entries
-            .iter()
-            .find(|e| e.spec.name.eq_ignore_ascii_case(bare))
-        {
-            return Some(&**entry);
-        }
-        // `read-file`, `ReadFile` or `read file` for `read_file`, and
-        // `search tool` for `search`: the one tool whose name has the same
-        // letters and digits.
-        let key = name_key(bare);
-        let short = key.strip_suffix("tool").unwrap_or(&key);
-        let mut same = self.entries.iter().filter(|e| {
-            let name = name_key(&e.spec.name);
-            name == key || name == short
-        });
-        match (same.next(), same.next()) {
-            (Some(entry), None) if !short.is_empty() => Some(&**entry),
-            _ => None,
-        }
+        let meant = resolve_tool_name(name, self.entries.iter().map(|e| e.spec.name.as_str()))?;
+        self.index.get(meant).map(|&i| &*self.entries[i])
     }
 
     fn unknown(&self, name: &str) -> ToolError {
@@ -391,16 +365,23 @@ fn bind_arguments(entry: &Entry, arguments: &Value) -> Result<Value, ToolError> 
         Value::Null => Ok(Value::Object(Map::new())),
         Value::String(raw) => {
             let trimmed = raw.trim();
+            let named = || read_named_arguments(trimmed, &entry.validator.named_fields());
             if trimmed.starts_with('{') || trimmed.starts_with('[') {
                 return match serde_json::from_str::<Value>(trimmed) {
                     Ok(value @ Value::Object(_)) => Ok(value),
                     Ok(_) => Err(expects_object(entry)),
-                    Err(err) => Err(ToolError::invalid_args(format!(
-                        "the arguments are not valid JSON ({}). Send a JSON object{}",
-                        json_error_position(&err),
-                        fields_hint(entry)
-                    ))),
+                    Err(err) => match named() {
+                        Some(map) => Ok(Value::Object(map)),
+                        None => Err(ToolError::invalid_args(format!(
+                            "the arguments are not valid JSON ({}). Send a JSON object{}",
+                            json_error_position(&err),
+                            fields_hint(entry)
+                        ))),
+                    },
                 };
+            }
+            if let Some(map) = named() {
+                return Ok(Value::Object(map));
             }
             match entry.validator.single_string_param() {
                 Some(param) => {
@@ -507,13 +488,4 @@ impl Toolbox for ToolSet {
         let content = self.cap(output.content);
         Ok(ToolOutput { content, ..output })
     }
-}
-
-/// A tool name's letters and digits, lower-cased: what stays of it when a
-/// model writes its separators and case its own way.
-fn name_key(name: &str) -> String {
-    name.chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect()
 }

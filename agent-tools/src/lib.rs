@@ -21,6 +21,7 @@ mod draft;
 mod gateway;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+mod named_args;
 mod schema;
 mod typed;
 mod validate;

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use agent_core::ToolError;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 
+use crate::named_args::Field;
 use crate::schema::LATIN_TEXT_PATTERN;
 use serde_json::Value;
 
@@ -20,6 +21,7 @@ pub(crate) struct ArgsValidator {
     single_param: Option<String>,
     field_summary: String,
     allowed_fields: Vec<String>,
+    string_fields: Vec<String>,
     required: Vec<String>,
 }
 
@@ -54,6 +56,11 @@ impl ArgsValidator {
         let allowed_fields: Vec<String> = properties
             .map(|p| p.keys().cloned().collect())
             .unwrap_or_default();
+        let string_fields: Vec<String> = allowed_fields
+            .iter()
+            .filter(|name| type_of(name) == Some("string"))
+            .cloned()
+            .collect();
         let field_summary = allowed_fields
             .iter()
             .map(|name| {
@@ -72,6 +79,7 @@ impl ArgsValidator {
             single_param,
             field_summary,
             allowed_fields,
+            string_fields,
             required: required.iter().map(|r| r.to_string()).collect(),
         })
     }
@@ -92,6 +100,17 @@ impl ArgsValidator {
         if let Value::Object(map) = arguments {
             map.retain(|key, value| !value.is_null() || self.required.contains(key));
         }
+    }
+
+    /// The schema's arguments, for reading arguments written as named text.
+    pub(crate) fn named_fields(&self) -> Vec<Field<'_>> {
+        self.allowed_fields
+            .iter()
+            .map(|name| Field {
+                name,
+                is_string: self.string_fields.contains(name),
+            })
+            .collect()
     }
 
     /// "`a` (integer, required), `b` (integer)".

@@ -203,6 +203,44 @@ async fn a_single_string_input_binds_to_the_one_required_string_parameter() {
 }
 
 #[tokio::test]
+async fn arguments_written_as_named_text_bind_by_the_tools_own_names() {
+    // `a=1, b=2`, `a: 1` per line and `{a: 1, b: 2}` (names unquoted) are
+    // the arguments they name; a string argument keeps its whole text.
+    let tools = tools();
+    for written in [
+        "a=1, b=2",
+        "a: 1\nb: 2",
+        "{a: 1, b: 2}",
+        "\"a\": 1, \"b\": 2",
+    ] {
+        let out = tools
+            .call(&ToolCall::new("t", "add", json!(written)))
+            .await
+            .unwrap();
+        assert_eq!(out.content, "3", "{written}");
+    }
+    let out = tools
+        .call(&ToolCall::new("t", "calculator", json!("expression = 6*7")))
+        .await
+        .unwrap();
+    assert_eq!(out.content, "42");
+    let out = tools
+        .call(&ToolCall::new("t", "echo", json!("text: a, b = c: d")))
+        .await
+        .unwrap();
+    assert_eq!(out.content, "a, b = c: d");
+    // Names the tool does not have are not arguments: the text is what
+    // it was (a type error for `add`, the whole text for `echo`).
+    let e = err(&tools, "add", json!("x=1, y=2")).await;
+    assert!(e.message().contains("JSON object"), "{}", e.message());
+    let out = tools
+        .call(&ToolCall::new("t", "echo", json!("note: hello")))
+        .await
+        .unwrap();
+    assert_eq!(out.content, "note: hello");
+}
+
+#[tokio::test]
 async fn unknown_tools_list_the_valid_names_and_prefixes_are_tolerated() {
     let tools = registry().allow(["add", "calculator"]).unwrap();
     let e = err(&tools, "greeting", json!({})).await;

@@ -14,6 +14,7 @@ use crate::canonical::canonical_call_key;
 use crate::message::{Message, ToolCall};
 use crate::outcome::StopReason;
 use crate::tool::{Observation, ToolErrorKind};
+use crate::tool_name::resolve_tool_name;
 use crate::transport::Decision;
 
 use super::answer::AnswerCompute;
@@ -53,9 +54,11 @@ pub(super) fn skip(reason: &str) -> CallPlan {
 }
 
 impl Run {
-    /// Rejects decisions no loop can act on, and gives every call an id no
+    /// Rejects decisions no loop can act on, gives every call an id no
     /// other call of the run has (servers that send none, or the same ones
-    /// each turn, get fresh ones).
+    /// each turn, get fresh ones), and names every call by the offered tool
+    /// its spelling means (`read-file` is `read_file`), so that repeats,
+    /// set-aside tools and checks count one tool as one.
     pub(super) fn check_decision(&mut self, decision: &mut Decision, message: &mut Message) {
         let Decision::Act(calls) = decision else {
             return;
@@ -85,6 +88,15 @@ impl Run {
                 }
             }
             self.state.used_ids.insert(call.id.clone());
+            let offered = self.state.tools.iter().map(|t| t.name.as_str());
+            if let Some(meant) = resolve_tool_name(&call.name, offered)
+                && meant != call.name
+            {
+                call.name = meant.to_string();
+                if let Some(native) = message.tool_calls.get_mut(i) {
+                    native.name = call.name.clone();
+                }
+            }
         }
     }
 
