@@ -126,8 +126,24 @@ fn bare_name(text: &str, end: usize) -> Option<ActionValue> {
 /// non-empty line when the label's line holds nothing else.
 fn name_start(text: &str, value: usize, limit: usize) -> Option<usize> {
     let region = &text[value..limit.max(value)];
-    let skipped = region.len() - region.trim_start().len();
-    (skipped < region.len()).then_some(value + skipped)
+    let trimmed = region.trim_start();
+    // A list marker before the name: `Action: 1. search`, `Action: - search`.
+    let digits = trimmed.len()
+        - trimmed
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .len();
+    let marker = match trimmed.as_bytes().get(digits) {
+        Some(b'.' | b')') if (1..=2).contains(&digits) => digits + 1,
+        Some(b'-') if digits == 0 => 1,
+        _ => 0,
+    };
+    let listed = &trimmed[marker..];
+    let trimmed = if marker > 0 && listed.starts_with([' ', '\t']) {
+        listed.trim_start()
+    } else {
+        trimmed
+    };
+    (!trimmed.is_empty()).then_some(value + (region.len() - trimmed.len()))
 }
 
 /// `Tool[input]` (no space before `[`) and `Finish[answer]`.

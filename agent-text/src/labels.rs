@@ -142,6 +142,57 @@ pub(crate) fn line_label(line: &str) -> Option<(Label, usize)> {
     None
 }
 
+/// Words some models and frameworks put in place of `Action Input`
+/// (`Arguments:`, `Parameters:`): read as the input only on the line right
+/// after an `Action:` line, where nothing else could be meant, so a final
+/// answer that documents a function's parameters keeps them.
+const INPUT_WORDS: [&str; 8] = [
+    "arguments",
+    "args",
+    "parameters",
+    "params",
+    "tool arguments",
+    "tool parameters",
+    "function arguments",
+    "action arguments",
+];
+
+/// Where the value starts when the next non-blank line after the one
+/// `from` is on opens with one of [`INPUT_WORDS`] and a colon (`from` is
+/// the end of an `Action:` line's name; the rest of that line must be
+/// blank).
+pub(crate) fn input_words_after(text: &str, from: usize) -> Option<usize> {
+    let rest = text.get(from..)?;
+    let newline = rest.find('\n')?;
+    if !rest[..newline].trim().is_empty() {
+        return None;
+    }
+    let after = &rest[newline + 1..];
+    // Blank lines between are skipped.
+    let blank = after.len() - after.trim_start().len();
+    let line_start = from + newline + 1 + after[..blank].rfind('\n').map_or(0, |n| n + 1);
+    let line = &text[line_start..];
+    let line = &line[..line.find('\n').unwrap_or(line.len())];
+    let (label, value) = line_label_with(line, |head| {
+        let head = head.trim().to_ascii_lowercase().replace('_', " ");
+        INPUT_WORDS.contains(&head.as_str())
+    })?;
+    label.then_some(line_start + value)
+}
+
+/// `line`'s head before its first colon, past markdown, checked by
+/// `is_label`; the verdict and the offset of the value.
+fn line_label_with(line: &str, is_label: impl Fn(&str) -> bool) -> Option<(bool, usize)> {
+    let start = line.len() - line.trim_start().len();
+    let rest = line[start..].trim_start_matches(['*', '-', ' ']);
+    let offset = line.len() - rest.len();
+    let window = &rest[..floor_boundary(rest, LABEL_WINDOW)];
+    let (colon, colon_len) = find_colon(window)?;
+    let head = window[..colon].trim_end_matches('*');
+    let after = rest[colon + colon_len..].trim_start_matches('*');
+    Some((is_label(head), offset + (rest.len() - after.len())))
+}
+
 /// Dashes models put after a label in place of a colon.
 const LABEL_DASHES: [&str; 3] = [" - ", " – ", " — "];
 

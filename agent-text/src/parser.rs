@@ -35,7 +35,7 @@ use serde_json::Value;
 use crate::action::{ActionValue, read_action};
 use crate::blob::{Blob, answer_text, read_blob};
 use crate::input::{decode_input, read_input, without_stray_fence};
-use crate::labels::{Event, Found, Label, Mode, Scanner};
+use crate::labels::{Event, Found, Label, Mode, Scanner, input_words_after};
 
 /// The decision parsed from one model output. Its JSON form is stable:
 /// `{"kind":"action","tool":…,"input":…}`, `{"kind":"final","answer":…}`,
@@ -517,25 +517,32 @@ impl Walk<'_> {
                     }
                     other => other,
                 };
-                Some(self.action_input(name, args, next))
+                Some(self.action_input(name, args, next, end))
             }
         }
     }
 
     /// The input of `Action: name`: from `Action Input:`, else from the
-    /// call on the action line, else a final answer that completes first.
+    /// call on the action line, else from an `Arguments:` line right after
+    /// it, else a final answer that completes first. `name_end` is where
+    /// the action line's name ends.
     fn action_input(
         &mut self,
         name: String,
         args: Option<(Result<Value, String>, usize)>,
         next: Option<Found>,
+        name_end: usize,
     ) -> Parsed {
         let input = match next {
             Some(next) if next.label == Label::ActionInput => {
                 let input = read_input(self.text, next.value, &mut self.scanner);
                 Some((input.value, input.end))
             }
-            _ => args,
+            _ => args.or_else(|| {
+                let value = input_words_after(self.text, name_end)?;
+                let input = read_input(self.text, value, &mut self.scanner);
+                Some((input.value, input.end))
+            }),
         };
         match input {
             // `Action: Final Answer` with the answer as its input.

@@ -545,3 +545,41 @@ fn calls_printed_in_other_frameworks_shapes() {
         final_answer("{\"answer\":\"330\",\"unit\":\"m\"}")
     );
 }
+
+// Other words for the input on the line after the action, and list
+// markers before the tool's name.
+#[test]
+fn argument_lines_and_list_markers_on_the_action_line() {
+    let input = json!({"expression": "2+2"});
+    for text in [
+        "Thought: add\nAction: calculator\nArguments: {\"expression\": \"2+2\"}",
+        "Action: calculator\n**Parameters:** {\"expression\": \"2+2\"}\nObservation: 4",
+        "Action: calculator\n\nArgs:\n```json\n{\"expression\": \"2+2\"}\n```",
+        "Action: calculator\n- params: {\"expression\": \"2+2\"}",
+        "Action: 1. calculator\nAction Input: {\"expression\": \"2+2\"}",
+        "Action: 2) calculator\nAction Input: {\"expression\": \"2+2\"}",
+        "Action: - calculator\nAction Input: {\"expression\": \"2+2\"}",
+    ] {
+        assert_eq!(j(text), action("calculator", input.clone()), "{text}");
+    }
+    // Plain text after `Arguments:` reaches the tool as written (the
+    // gateway reads `name: value` pairs by the tool's own names).
+    assert_eq!(
+        j("Action: grep\nArgs: pattern=timeout, path=logs"),
+        action("grep", json!("pattern=timeout, path=logs"))
+    );
+    // Anywhere else those words are text: a final answer that lists a
+    // function's arguments keeps them, and an action without any input
+    // line is still a format error.
+    assert_eq!(
+        j("Final Answer: It takes two values.\nArguments: a list and a number."),
+        final_answer("It takes two values.\nArguments: a list and a number.")
+    );
+    assert!(is_error(
+        "Action: calculator\nThe arguments: {\"expression\": \"2+2\"}"
+    ));
+    assert_eq!(
+        error_reason("Action: calculator\nso the parameters are clear"),
+        "`Action: calculator` has no `Action Input:` line after it"
+    );
+}
