@@ -21,7 +21,7 @@ pub(crate) struct ArgsValidator {
     single_param: Option<String>,
     field_summary: String,
     allowed_fields: Vec<String>,
-    string_fields: Vec<String>,
+    field_types: Vec<Option<String>>,
     required: Vec<String>,
 }
 
@@ -56,10 +56,9 @@ impl ArgsValidator {
         let allowed_fields: Vec<String> = properties
             .map(|p| p.keys().cloned().collect())
             .unwrap_or_default();
-        let string_fields: Vec<String> = allowed_fields
+        let field_types: Vec<Option<String>> = allowed_fields
             .iter()
-            .filter(|name| type_of(name) == Some("string"))
-            .cloned()
+            .map(|name| type_of(name).map(str::to_string))
             .collect();
         let field_summary = allowed_fields
             .iter()
@@ -79,7 +78,7 @@ impl ArgsValidator {
             single_param,
             field_summary,
             allowed_fields,
-            string_fields,
+            field_types,
             required: required.iter().map(|r| r.to_string()).collect(),
         })
     }
@@ -106,11 +105,48 @@ impl ArgsValidator {
     pub(crate) fn named_fields(&self) -> Vec<Field<'_>> {
         self.allowed_fields
             .iter()
-            .map(|name| Field {
+            .zip(&self.field_types)
+            .map(|(name, ty)| Field {
                 name,
-                is_string: self.string_fields.contains(name),
+                is_string: ty.as_deref() == Some("string"),
             })
             .collect()
+    }
+
+    /// An argument sent under another name (`pattern` for `glob`, `file`
+    /// for `path`): when exactly one required argument is missing, exactly
+    /// one argument is not the schema's, and its value has the missing
+    /// one's type, it is renamed to the missing one.
+    pub(crate) fn rename_lone_stranger(&self, arguments: &mut Value) {
+        let Value::Object(map) = arguments else {
+            return;
+        };
+        let mut missing = self.required.iter().filter(|r| !map.contains_key(*r));
+        let (Some(wanted), None) = (missing.next(), missing.next()) else {
+            return;
+        };
+        let mut strangers = map.keys().filter(|k| !self.allowed_fields.contains(k));
+        let (Some(stranger), None) = (strangers.next(), strangers.next()) else {
+            return;
+        };
+        let stranger = stranger.clone();
+        let ty = self
+            .allowed_fields
+            .iter()
+            .position(|name| name == wanted)
+            .and_then(|i| self.field_types.get(i)?.as_deref());
+        let fits = map.get(&stranger).is_some_and(|value| match ty {
+            Some("string") => value.is_string(),
+            Some("integer") => value.is_i64() || value.is_u64(),
+            Some("number") => value.is_number(),
+            Some("boolean") => value.is_boolean(),
+            Some("array") => value.is_array(),
+            Some("object") => value.is_object(),
+            _ => true,
+        });
+        if fits && let Some(value) = map.remove(&stranger) {
+            map.insert(wanted.clone(), value);
+        }
     }
 
     /// "`a` (integer, required), `b` (integer)".

@@ -241,6 +241,37 @@ async fn arguments_written_as_named_text_bind_by_the_tools_own_names() {
 }
 
 #[tokio::test]
+async fn an_argument_sent_under_another_name_fills_the_one_missing() {
+    // One required argument missing, one the schema does not have, of
+    // the missing one's type: the model meant it.
+    let tools = tools();
+    let out = tools
+        .call(&ToolCall::new("t", "echo", json!({"message": "hi"})))
+        .await
+        .unwrap();
+    assert_eq!(out.content, "hi");
+    let out = tools
+        .call(&ToolCall::new("t", "add", json!({"a": 1, "second": 2})))
+        .await
+        .unwrap();
+    assert_eq!(out.content, "3");
+    // A value of another type, two strangers or two missing arguments:
+    // the model is told which fields the tool has.
+    for arguments in [
+        json!({"a": 1, "second": "two"}),
+        json!({"a": 1, "x": 2, "y": 3}),
+        json!({"x": 2}),
+    ] {
+        let e = err(&tools, "add", arguments.clone()).await;
+        assert!(
+            e.message().contains("Expected fields"),
+            "{arguments}: {}",
+            e.message()
+        );
+    }
+}
+
+#[tokio::test]
 async fn unknown_tools_list_the_valid_names_and_prefixes_are_tolerated() {
     let tools = registry().allow(["add", "calculator"]).unwrap();
     let e = err(&tools, "greeting", json!({})).await;
