@@ -1122,3 +1122,46 @@ async fn versions_of_one_file_are_shown_with_the_latest_named() {
     .unwrap();
     assert!(!read.contains("(Note:"), "{read}");
 }
+
+#[tokio::test]
+async fn a_pattern_without_a_wildcard_finds_the_paths_that_hold_it() {
+    // `meeting` names no file and no directory, but two paths hold it
+    // (in any case): they are listed as found. With a wildcard, or when no
+    // path holds the text, the miss is what it was.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("notes/Meetings")).unwrap();
+    for (path, text) in [
+        ("notes/Meetings/kickoff.md", "# Kickoff\n"),
+        ("notes/Meetings/retro.md", "# Retro\n"),
+        ("notes/ideas.md", "# Ideas\n"),
+        ("budget.csv", "item,cost\n"),
+    ] {
+        std::fs::write(root.join(path), text).unwrap();
+    }
+    let tools = tools(root, true);
+    let out = tools
+        .call(&ToolCall::new(
+            "t",
+            "search_files",
+            json!({"glob": "meeting"}),
+        ))
+        .await
+        .unwrap();
+    assert!(!out.no_results, "{}", out.content);
+    assert_eq!(
+        out.content,
+        "no file is named `meeting`; these paths contain it:\nnotes/Meetings/kickoff.md\nnotes/Meetings/retro.md"
+    );
+    for glob in ["*meeting", "minutes"] {
+        let out = tools
+            .call(&ToolCall::new("t", "search_files", json!({"glob": glob})))
+            .await
+            .unwrap();
+        assert!(
+            out.content.starts_with(&format!("no files match `{glob}`")),
+            "{}",
+            out.content
+        );
+    }
+}

@@ -820,6 +820,12 @@ fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<ToolOutput, To
             Some(_) => None,
             None => similar_shown_whole(root, &within),
         };
+        if named_dir.is_none()
+            && shown_whole.is_none()
+            && let Some(containing) = paths_containing(root, &base, glob)
+        {
+            return Ok(ToolOutput::new(with_note(note, containing)));
+        }
         let listed = named_dir.is_some() || shown_whole.is_some();
         let hint = match named_dir {
             Some(path) => nearby::holds(root, &path),
@@ -845,6 +851,39 @@ fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<ToolOutput, To
         found.push(format!("[... {more} more files not shown]"));
     }
     Ok(ToolOutput::new(with_note(note, found.join("\n"))))
+}
+
+/// A pattern with no wildcard that names no file (`meeting`, `budget`)
+/// is taken as part of a name: the files under `base` whose path holds
+/// it, ignoring case, with a line saying so. `None` when it has a
+/// wildcard or no path holds it.
+fn paths_containing(root: &FileRoot, base: &Path, pattern: &str) -> Option<String> {
+    let part = pattern.trim_matches('/').to_lowercase();
+    if part.is_empty() || part.contains(['*', '?', '[', '{']) {
+        return None;
+    }
+    let mut found = Vec::new();
+    let mut more = 0usize;
+    for file in walk(base) {
+        let shown = root.relative(&file);
+        if shown.to_lowercase().contains(&part) {
+            if found.len() < MAX_LISTED_FILES {
+                found.push(dated::with_weekday(&shown));
+            } else {
+                more += 1;
+            }
+        }
+    }
+    if found.is_empty() {
+        return None;
+    }
+    if more > 0 {
+        found.push(format!("[... {more} more files not shown]"));
+    }
+    Some(format!(
+        "no file is named `{pattern}`; these paths contain it:\n{}",
+        found.join("\n")
+    ))
 }
 
 fn write_file(root: &FileRoot, args: WriteFileArgs) -> Result<String, ToolError> {
