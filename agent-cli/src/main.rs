@@ -95,10 +95,22 @@ fn main() -> ExitCode {
             err.code()
         }
         Err(panic) => {
-            eprintln!("error: internal error ({})", panic_message(&*panic));
+            let message = panic_message(&*panic);
+            // `agent tools | head`: the reader left, which is no error of
+            // ours; stop quietly, as other command-line tools do.
+            if is_closed_stdout(&message) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("error: internal error ({message})");
             ExitCode::from(CRASH)
         }
     }
+}
+
+/// `true` for the panic `println!` raises when standard output is a pipe
+/// whose reader has gone.
+fn is_closed_stdout(message: &str) -> bool {
+    message.contains("failed printing to stdout") && message.contains("Broken pipe")
 }
 
 async fn dispatch(command: Command) -> Result<u8, CliError> {

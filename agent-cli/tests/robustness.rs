@@ -548,3 +548,24 @@ async fn a_model_failure_is_one_line_and_exit_4() {
         }
     }
 }
+
+#[test]
+fn a_reader_that_leaves_early_ends_the_output_quietly() {
+    // `agent tools | head -1`: the pipe's reader is gone before the first
+    // line is written. The program stops without an error of its own.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_agent"))
+        .args(["tools", "--tools", "calculator,search,files"])
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{:?}: {}",
+        out.status,
+        text(&out.stderr)
+    );
+    assert_eq!(text(&out.stderr), "");
+}
