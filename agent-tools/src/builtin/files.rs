@@ -781,17 +781,12 @@ fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<ToolOutput, To
             root.relative(&base)
         )));
     }
-    let mut found = Vec::new();
-    let mut more = 0usize;
-    for file in walk(&base) {
-        if glob_matches(&glob, root, &base, &file) {
-            if found.len() < MAX_LISTED_FILES {
-                found.push(dated::with_weekday(&root.relative(&file)));
-            } else {
-                more += 1;
-            }
-        }
-    }
+    let found = listed_paths(
+        walk(&base)
+            .iter()
+            .filter(|file| glob_matches(&glob, root, &base, file))
+            .map(|file| root.relative(file)),
+    );
     if found.is_empty() {
         // Hints look in the directory searched: what it holds, when no
         // name there looks like the pattern.
@@ -847,10 +842,26 @@ fn search_files(root: &FileRoot, args: SearchFilesArgs) -> Result<ToolOutput, To
             no_results: !listed,
         });
     }
-    if more > 0 {
-        found.push(format!("[... {more} more files not shown]"));
+    Ok(ToolOutput::new(with_note(note, found)))
+}
+
+/// The lines of a file listing: each path with its weekday when it holds
+/// a date, at most [`MAX_LISTED_FILES`] of them, then how many more there
+/// are. Empty when there are none.
+fn listed_paths(paths: impl Iterator<Item = String>) -> String {
+    let mut lines = Vec::new();
+    let mut more = 0usize;
+    for path in paths {
+        if lines.len() < MAX_LISTED_FILES {
+            lines.push(dated::with_weekday(&path));
+        } else {
+            more += 1;
+        }
     }
-    Ok(ToolOutput::new(with_note(note, found.join("\n"))))
+    if more > 0 {
+        lines.push(format!("[... {more} more files not shown]"));
+    }
+    lines.join("\n")
 }
 
 /// A pattern with no wildcard that names no file (`meeting`, `budget`)
@@ -862,28 +873,14 @@ fn paths_containing(root: &FileRoot, base: &Path, pattern: &str) -> Option<Strin
     if part.is_empty() || part.contains(['*', '?', '[', '{']) {
         return None;
     }
-    let mut found = Vec::new();
-    let mut more = 0usize;
-    for file in walk(base) {
-        let shown = root.relative(&file);
-        if shown.to_lowercase().contains(&part) {
-            if found.len() < MAX_LISTED_FILES {
-                found.push(dated::with_weekday(&shown));
-            } else {
-                more += 1;
-            }
-        }
-    }
-    if found.is_empty() {
-        return None;
-    }
-    if more > 0 {
-        found.push(format!("[... {more} more files not shown]"));
-    }
-    Some(format!(
-        "no file is named `{pattern}`; these paths contain it:\n{}",
-        found.join("\n")
-    ))
+    let found = listed_paths(
+        walk(base)
+            .iter()
+            .map(|file| root.relative(file))
+            .filter(|shown| shown.to_lowercase().contains(&part)),
+    );
+    (!found.is_empty())
+        .then(|| format!("no file is named `{pattern}`; these paths contain it:\n{found}"))
 }
 
 fn write_file(root: &FileRoot, args: WriteFileArgs) -> Result<String, ToolError> {
