@@ -335,6 +335,18 @@ fn labels_translated_into_the_question_s_language() {
         ),
         ("تفكير: انتهيت\nالإجابة النهائية: 330 مترا", "330 مترا"),
         ("विचार: हो गया\nअंतिम उत्तर: 330 मीटर", "330 मीटर"),
+        ("Tanke: klar\nSlutgiltigt svar: 330 meter", "330 meter"),
+        ("Myšlenka: hotovo\nKonečná odpověď: 330 metrů", "330 metrů"),
+        ("Σκέψη: έτοιμο\nΤελική απάντηση: 330 μέτρα", "330 μέτρα"),
+        ("מחשבה: סיימתי\nתשובה סופית: 330 מטר", "330 מטר"),
+        ("فکر: تمام شد\nپاسخ نهایی: ۳۳۰ متر", "۳۳۰ متر"),
+        ("ความคิด: เสร็จแล้ว\nคำตอบสุดท้าย: 330 เมตร", "330 เมตร"),
+        ("Gândire: gata\nRăspuns final: 330 de metri", "330 de metri"),
+        ("Gondolat: kész\nVégső válasz: 330 méter", "330 méter"),
+        (
+            "Ajatus: valmis\nLopullinen vastaus: 330 metriä",
+            "330 metriä",
+        ),
     ] {
         assert_eq!(j(text), final_answer(answer), "{text}");
     }
@@ -351,6 +363,10 @@ fn labels_translated_into_the_question_s_language() {
             "Suy nghĩ: cần tìm\nHành động: search\nĐầu vào hành động: {\"query\": \"Hà Nội\"}\nQuan sát: ..."
         ),
         action("search", json!({"query": "Hà Nội"}))
+    );
+    assert_eq!(
+        j("Myšlenka: hledám\nAkce: search\nVstup akce: {\"query\": \"Praha\"}\nPozorování: ..."),
+        action("search", json!({"query": "Praha"}))
     );
     // Only at a line start: in prose, a translated word is prose.
     assert_eq!(
