@@ -3,7 +3,7 @@
 //! or not), `<tool_call>…</tool_call>` blocks (Hermes/Qwen style, around
 //! JSON or Qwen3-Coder's `<function=name>` with `<parameter=key>`
 //! elements), Llama 3.1's `<function=name>{…}</function>` and
-//! `<|python_tag|>` before JSON, Llama 3.2's `[name(key=value)]` lists
+//! `<|python_tag|>` (Llama 4: `<|python_start|>…<|python_end|>`) around JSON, Llama 3.2's `[name(key=value)]` lists
 //! (see [`python_calls`](crate::python_calls)) and Gemma's `tool_code`
 //! fence holding one such call, and Mistral's `[TOOL_CALLS]` before JSON
 //! or `name[ARGS]{…}`: a server whose chat template does not know the
@@ -68,9 +68,15 @@ pub(crate) fn calls_in_content(content: &str, tool_names: &[&str]) -> Vec<ToolCa
 /// limit, or broken JSON. Such a reply is no answer, whatever it holds.
 pub(crate) fn looks_like_broken_call(content: &str) -> bool {
     let text = strip_fence(content.trim());
-    if ["<tool_call>", MISTRAL_CALLS, PYTHON_TAG, FUNCTION_OPEN]
-        .iter()
-        .any(|marker| text.starts_with(marker))
+    if [
+        "<tool_call>",
+        MISTRAL_CALLS,
+        PYTHON_TAG,
+        PYTHON_START,
+        FUNCTION_OPEN,
+    ]
+    .iter()
+    .any(|marker| text.starts_with(marker))
     {
         return true;
     }
@@ -88,6 +94,9 @@ pub(crate) fn looks_like_broken_call(content: &str) -> bool {
 const MISTRAL_CALLS: &str = "[TOOL_CALLS]";
 /// Llama 3.1's marker before a JSON call.
 const PYTHON_TAG: &str = "<|python_tag|>";
+/// Llama 4's markers around a JSON call.
+const PYTHON_START: &str = "<|python_start|>";
+const PYTHON_END: &str = "<|python_end|>";
 /// Opens a named function (Llama 3.1 custom calls, Qwen3-Coder).
 const FUNCTION_OPEN: &str = "<function=";
 const FUNCTION_CLOSE: &str = "</function>";
@@ -111,7 +120,10 @@ fn call_values(text: &str) -> Option<Vec<Value>> {
                 values.push(json_call(name, arguments));
             }
         }
-    } else if let Some(rest) = text.strip_prefix(PYTHON_TAG) {
+    } else if let Some(rest) = text.strip_prefix(PYTHON_TAG).or_else(|| {
+        text.strip_prefix(PYTHON_START)
+            .map(|rest| rest.split(PYTHON_END).next().unwrap_or(rest))
+    }) {
         for value in serde_json::Deserializer::from_str(rest).into_iter::<Value>() {
             values.push(value.ok()?);
         }
@@ -258,6 +270,7 @@ mod tests {
             "[TOOL_CALLS]search[ARGS]{\"query\": \"Berlin\"}",
             "[TOOL_CALLS]search[CALL_ID]x1y2z3a4b[ARGS]{\"query\": \"Berlin\"}",
             "<|python_tag|>{\"name\": \"search\", \"parameters\": {\"query\": \"Berlin\"}}",
+            "<|python_start|>{\"name\": \"search\", \"parameters\": {\"query\": \"Berlin\"}}<|python_end|>",
             "<function=search>{\"query\": \"Berlin\"}</function>",
             "<tool_call>\n<function=search>\n<parameter=query>\nBerlin\n</parameter>\n</function>\n</tool_call>",
             "[search(query='Berlin')]",

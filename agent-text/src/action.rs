@@ -9,8 +9,16 @@ use crate::foreign;
 use crate::input::{decode_plain, read_json_at, unquote};
 use crate::lenient_json::read_lenient;
 
-/// Words at most in a tool name (`Intermediate Answer`, `Python REPL`).
-const MAX_NAME_WORDS: usize = 3;
+/// Words at most in a tool name (`Intermediate Answer`, `Python REPL`,
+/// crewAI's `Delegate work to coworker`, `Search a txt's content`).
+const MAX_NAME_WORDS: usize = 5;
+
+/// Words a sentence about the step starts with, and a tool's name does
+/// not (`I will search`, `Let me look it up`, `Use the calculator`).
+const SENTENCE_STARTS: [&str; 16] = [
+    "i", "i'll", "i'm", "we", "we'll", "let", "let's", "you", "use", "using", "now", "then",
+    "first", "next", "to", "my",
+];
 
 /// What an `Action:` value holds.
 #[derive(Debug)]
@@ -183,10 +191,12 @@ pub(crate) fn clean_name(raw: &str) -> String {
         }
         name = next;
     }
-    name.strip_prefix("functions.")
+    let name = name
+        .strip_prefix("functions.")
         .or_else(|| name.strip_prefix("tools."))
-        .unwrap_or(name)
-        .to_string()
+        .unwrap_or(name);
+    // Markdown-escaped underscores: `read\_file`.
+    name.replace("\\_", "_")
 }
 
 /// `None`, `N/A`, `null`: the model takes no action.
@@ -197,14 +207,22 @@ fn is_no_action(name: &str) -> bool {
     )
 }
 
-/// A sentence rather than a name: more words than a name has, or several
-/// words ending like a sentence.
+/// A sentence rather than a name: more words than a name has, several
+/// words ending like a sentence, or several words opening like one.
 fn is_sentence(name: &str) -> bool {
     let words = name.split_whitespace().count();
     if words > MAX_NAME_WORDS {
         return true;
     }
-    words > 1 && (name.contains(['.', '!', '?', ',']) || name.chars().count() > 64)
+    let first = name
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    words > 1
+        && (name.contains(['.', '!', '?', ','])
+            || name.chars().count() > 64
+            || SENTENCE_STARTS.contains(&first.as_str()))
 }
 
 /// Arguments written on the action line, starting at `at` (a `(`, `{` or

@@ -61,7 +61,7 @@ const NAME_KEYS: [(&str, bool); 5] = [
 ];
 
 /// Keys that hold the input.
-const INPUT_KEYS: [&str; 7] = [
+const INPUT_KEYS: [&str; 9] = [
     "action_input",
     "action_inputs",
     "tool_input",
@@ -69,6 +69,10 @@ const INPUT_KEYS: [&str; 7] = [
     "arguments",
     "args",
     "parameters",
+    // smolagents' tool-calling agent
+    "tool_arguments",
+    // Semantic Kernel's stepwise planner
+    "action_variables",
 ];
 
 /// Reads the blob that starts at byte `at` (maybe after whitespace).
@@ -84,8 +88,11 @@ pub(crate) fn read_blob(text: &str, at: usize) -> Blob {
     if let Some(blob) = xml_tags::read_tag_step(text, p) {
         return blob;
     }
-    if text[p..].starts_with(foreign::PYTHON_TAG) {
-        p = skip_space(text, p + foreign::PYTHON_TAG.len());
+    if let Some(tag) = foreign::PYTHON_TAGS
+        .iter()
+        .find(|tag| text[p..].starts_with(**tag))
+    {
+        p = skip_space(text, p + tag.len());
         if let Some(step) = foreign::python_step(text, p, false) {
             return step;
         }
@@ -123,13 +130,18 @@ pub(crate) fn read_blob(text: &str, at: usize) -> Blob {
 }
 
 /// The call inside an OpenAI-style wrapper printed as text:
-/// `{"tool_calls": [{…}]}` (the first call) and `{"function": {"name": …,
-/// "arguments": …}}`. Any other object is returned as it is.
+/// `{"tool_calls": [{…}]}` (the first call), `{"tool_call": {…}}` and
+/// `{"function": {"name": …, "arguments": …}}`. Any other object is
+/// returned as it is.
 fn unwrapped_call(mut object: Map<String, Value>) -> Map<String, Value> {
     if let Some(Value::Array(calls)) = object.get("tool_calls")
         && let Some(Value::Object(first)) = calls.first()
     {
         object = first.clone();
+    } else if object.len() == 1
+        && let Some(Value::Object(call)) = object.get("tool_call")
+    {
+        object = call.clone();
     }
     if let Some(Value::Object(function)) = object.get("function")
         && function.get("name").is_some_and(Value::is_string)

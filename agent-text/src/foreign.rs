@@ -5,7 +5,7 @@
 //! - a bare JSON array of calls, `[{"name": …, "arguments": …}]`;
 //! - Mistral's `[TOOL_CALLS]`, followed by such an array or object, or by
 //!   `name[ARGS]{…}` (with an optional `[CALL_ID]…` before `[ARGS]`);
-//! - Llama 3.1's `<|python_tag|>` before a JSON call, and its
+//! - Llama 3.1's `<|python_tag|>` (Llama 4's `<|python_start|>`) before a JSON call, and its
 //!   `<function=name>{…}</function>`;
 //! - Qwen3-Coder's `<function=name>` with one `<parameter=key>value
 //!   </parameter>` per argument (inside `<tool_call>` tags);
@@ -26,8 +26,9 @@ use crate::lenient_json::read_lenient;
 
 /// Mistral's marker before its calls.
 const MISTRAL_CALLS: &str = "[TOOL_CALLS]";
-/// Llama 3.1's marker before a call.
-pub(crate) const PYTHON_TAG: &str = "<|python_tag|>";
+/// The markers before a call: Llama 3.1's `<|python_tag|>` and Llama 4's
+/// `<|python_start|>` (its `<|python_end|>` after the call is not needed).
+pub(crate) const PYTHON_TAGS: [&str; 2] = ["<|python_tag|>", "<|python_start|>"];
 /// Opens a named function (Llama 3.1 custom calls, Qwen3-Coder).
 const FUNCTION_OPEN: &str = "<function=";
 const FUNCTION_CLOSE: &str = "</function>";
@@ -49,7 +50,7 @@ const CALL_WINDOW: usize = 16 * 1024;
 pub(crate) fn opens_call(line: &str) -> bool {
     line.starts_with(MISTRAL_CALLS)
         || line.starts_with("<tool_call>")
-        || line.starts_with(PYTHON_TAG)
+        || PYTHON_TAGS.iter().any(|tag| line.starts_with(tag))
         || line.starts_with(FUNCTION_OPEN)
         || line.starts_with(TOOL_CODE_FENCE)
         || line.strip_prefix('[').is_some_and(|rest| {

@@ -120,6 +120,17 @@ pub(crate) fn line_label(line: &str) -> Option<(Label, usize)> {
     }
     let offset = line.len() - rest.len();
     let window = &rest[..floor_boundary(rest, LABEL_WINDOW)];
+    // `[THOUGHT]`, `[ACTION]`, `[FINAL ANSWER]` (Semantic Kernel's
+    // stepwise planner), a colon after them optional.
+    if let Some((inner, after)) = window
+        .strip_prefix('[')
+        .and_then(|inner| inner.split_once(']'))
+        && let Some(label) = label_word(inner)
+    {
+        let after = after.trim_start_matches(' ');
+        let value = after.strip_prefix([':', '：']).unwrap_or(after);
+        return Some((label, offset + (window.len() - value.len())));
+    }
     if let Some((colon, colon_len)) = find_colon(window)
         && let Some(label) = label_word(&window[..colon])
     {

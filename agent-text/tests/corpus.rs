@@ -1,5 +1,6 @@
-//! Every case of the shared corpus through the parser, compared with its
-//! `expect` (kind, tool, input, answer; strings compared trimmed).
+//! Every case of the shared corpus, and of the outputs quoted in other
+//! frameworks' bug reports, through the parser, compared with its `expect`
+//! (kind, tool, input, answer; strings compared trimmed).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -15,7 +16,16 @@ fn trimmed(v: &Value) -> Value {
 
 #[test]
 fn all_corpus_cases_parse_as_expected() {
-    let data = include_str!("data/react_parse_cases.jsonl");
+    check_cases(include_str!("data/react_parse_cases.jsonl"), 66);
+}
+
+#[test]
+fn all_outputs_quoted_in_bug_reports_parse_as_expected() {
+    check_cases(include_str!("data/bug_report_cases.jsonl"), 60);
+}
+
+/// Parses every case of a JSONL corpus and compares it with its `expect`.
+fn check_cases(data: &str, expected_count: usize) {
     let mut failures = Vec::new();
     let mut count = 0;
     for line in data.lines().filter(|l| !l.trim().is_empty()) {
@@ -38,7 +48,7 @@ fn all_corpus_cases_parse_as_expected() {
             failures.push(format!("{id}: expected {expect}, got {got}"));
         }
     }
-    assert_eq!(count, 66);
+    assert_eq!(count, expected_count);
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",

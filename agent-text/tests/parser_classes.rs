@@ -599,3 +599,47 @@ fn argument_lines_and_list_markers_on_the_action_line() {
         "`Action: calculator` has no `Action Input:` line after it"
     );
 }
+
+// Shapes quoted in other frameworks' bug reports (our own variants; the
+// quoted outputs themselves are in `data/bug_report_cases.jsonl`).
+#[test]
+fn shapes_quoted_in_bug_reports() {
+    let input = json!({"query": "Oslo"});
+    for text in [
+        // Llama 4's markers around a JSON call.
+        "<|python_start|>{\"name\": \"search\", \"parameters\": {\"query\": \"Oslo\"}}<|python_end|>",
+        // A singular `tool_call` wrapper around a JSON ReAct step.
+        "{\"tool_call\": {\"thought\": \"look up\", \"action\": \"search\", \"action_input\": {\"query\": \"Oslo\"}}}",
+        // smolagents' keys.
+        "Action:\n{\"tool_name\": \"search\", \"tool_arguments\": {\"query\": \"Oslo\"}}",
+        // Semantic Kernel's stepwise planner: bracketed labels, `action_variables`.
+        "[THOUGHT] I must look it up.\n[ACTION] {\"action\": \"search\", \"action_variables\": {\"query\": \"Oslo\"}}",
+        "[Thought]: look up\n[Action]: search\n[Action Input]: {\"query\": \"Oslo\"}",
+    ] {
+        assert_eq!(j(text), action("search", input.clone()), "{text}");
+    }
+    // Markdown-escaped underscores in the name.
+    assert_eq!(
+        j("Action: read\\_file\nAction Input: {\"path\": \"a.md\"}"),
+        action("read_file", json!({"path": "a.md"}))
+    );
+    assert_eq!(j("[THOUGHT] done\n[FINAL ANSWER] 42"), final_answer("42"));
+    // Tool names of several words, as crewAI names its tools, are names;
+    // a line that opens like a sentence is still a sentence.
+    assert_eq!(
+        j("Action: Delegate work to coworker\nAction Input: {\"task\": \"t\"}"),
+        action("Delegate work to coworker", json!({"task": "t"}))
+    );
+    assert_eq!(
+        j("Action: Search a txt's content\nAction Input: {\"q\": \"x\"}"),
+        action("Search a txt's content", json!({"q": "x"}))
+    );
+    for text in [
+        "Action: I should search it\nAction Input: {}",
+        "Action: Let me compute this\nAction Input: {}",
+        "Action: use the calculator\nAction Input: {}",
+        "Action: search for it then compute the rest\nAction Input: {}",
+    ] {
+        assert!(error_reason(text).contains("holds a sentence"), "{text}");
+    }
+}
