@@ -3,7 +3,8 @@
 //! or not), `<tool_call>…</tool_call>` blocks (Hermes/Qwen style, around
 //! JSON or Qwen3-Coder's `<function=name>` with `<parameter=key>`
 //! elements), Llama 3.1's `<function=name>{…}</function>` and
-//! `<|python_tag|>` (Llama 4: `<|python_start|>…<|python_end|>`) around JSON, Llama 3.2's `[name(key=value)]` lists
+//! `<|python_tag|>` (Llama 4: `<|python_start|>…<|python_end|>`) around JSON,
+//! Kimi K2's `<|tool_call_begin|>…` tokens, Llama 3.2's `[name(key=value)]` lists
 //! (see [`python_calls`](crate::python_calls)) and Gemma's `tool_code`
 //! fence holding one such call, and Mistral's `[TOOL_CALLS]` before JSON
 //! or `name[ARGS]{…}`: a server whose chat template does not know the
@@ -68,6 +69,9 @@ pub(crate) fn calls_in_content(content: &str, tool_names: &[&str]) -> Vec<ToolCa
 /// limit, or broken JSON. Such a reply is no answer, whatever it holds.
 pub(crate) fn looks_like_broken_call(content: &str) -> bool {
     let text = strip_fence(content.trim());
+    if text.contains(KIMI_CALL_BEGIN) {
+        return true;
+    }
     if [
         "<tool_call>",
         MISTRAL_CALLS,
@@ -94,6 +98,11 @@ pub(crate) fn looks_like_broken_call(content: &str) -> bool {
 const MISTRAL_CALLS: &str = "[TOOL_CALLS]";
 /// Llama 3.1's marker before a JSON call.
 const PYTHON_TAG: &str = "<|python_tag|>";
+/// Kimi K2's tokens around each call, after the model's prose:
+/// `<|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}<|tool_call_end|>`.
+const KIMI_CALL_BEGIN: &str = "<|tool_call_begin|>";
+const KIMI_ARGUMENT_BEGIN: &str = "<|tool_call_argument_begin|>";
+const KIMI_CALL_END: &str = "<|tool_call_end|>";
 /// Llama 4's markers around a JSON call.
 const PYTHON_START: &str = "<|python_start|>";
 const PYTHON_END: &str = "<|python_end|>";
@@ -126,6 +135,19 @@ fn call_values(text: &str) -> Option<Vec<Value>> {
     }) {
         for value in serde_json::Deserializer::from_str(rest).into_iter::<Value>() {
             values.push(value.ok()?);
+        }
+    } else if text.contains(KIMI_CALL_BEGIN) {
+        for piece in text.split(KIMI_CALL_BEGIN).skip(1) {
+            let (head, rest) = piece.split_once(KIMI_ARGUMENT_BEGIN)?;
+            let written = head.trim();
+            let written = written.strip_prefix("functions.").unwrap_or(written);
+            let name = written
+                .rsplit_once(':')
+                .filter(|(_, index)| index.chars().all(|c| c.is_ascii_digit()))
+                .map_or(written, |(name, _)| name);
+            let args = rest.split(KIMI_CALL_END).next().unwrap_or(rest).trim();
+            let arguments = serde_json::from_str::<Value>(args).ok()?;
+            values.push(json_call(name, arguments));
         }
     } else if text.contains("<tool_call>") {
         for block in text.split("<tool_call>").skip(1) {
@@ -271,6 +293,7 @@ mod tests {
             "[TOOL_CALLS]search[CALL_ID]x1y2z3a4b[ARGS]{\"query\": \"Berlin\"}",
             "<|python_tag|>{\"name\": \"search\", \"parameters\": {\"query\": \"Berlin\"}}",
             "<|python_start|>{\"name\": \"search\", \"parameters\": {\"query\": \"Berlin\"}}<|python_end|>",
+            "<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{\"query\": \"Berlin\"}<|tool_call_end|><|tool_calls_section_end|>",
             "<function=search>{\"query\": \"Berlin\"}</function>",
             "<tool_call>\n<function=search>\n<parameter=query>\nBerlin\n</parameter>\n</function>\n</tool_call>",
             "[search(query='Berlin')]",

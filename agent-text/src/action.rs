@@ -90,6 +90,9 @@ pub(crate) fn read_action(text: &str, value: usize, limit: usize) -> ActionValue
     if let Some(paper) = paper_style(line, name_at) {
         return paper;
     }
+    if let Some(finish) = long_finish(text, name_at, line, limit) {
+        return finish;
+    }
     let args_at = line.find(['(', '{', '[']).map(|i| name_at + i);
     let raw_name = &text[name_at..args_at.unwrap_or(line_end)];
     let name = clean_name(raw_name);
@@ -145,13 +148,39 @@ fn name_start(text: &str, value: usize, limit: usize) -> Option<usize> {
         Some(b'-') if digits == 0 => 1,
         _ => 0,
     };
+    // The marker counts only with a space after it and a name on its line.
     let listed = &trimmed[marker..];
-    let trimmed = if marker > 0 && listed.starts_with([' ', '\t']) {
-        listed.trim_start()
+    let named = listed.trim_start_matches([' ', '\t']);
+    let trimmed = if marker > 0
+        && named.len() < listed.len()
+        && !named.is_empty()
+        && !named.starts_with(['\n', '\r'])
+    {
+        named
     } else {
         trimmed
     };
     (!trimmed.is_empty()).then_some(value + (region.len() - trimmed.len()))
+}
+
+/// `Finish[answer]` whose answer runs over several lines: up to the last
+/// `]` before the next label, or to the end when the reply was cut.
+fn long_finish(text: &str, at: usize, line: &str, limit: usize) -> Option<ActionValue> {
+    let open = line.find('[')?;
+    if !line[..open].trim().eq_ignore_ascii_case("finish") {
+        return None;
+    }
+    let inner_at = at + open + 1;
+    let region = text.get(inner_at..limit.max(inner_at))?;
+    let (answer, end) = match region.rfind(']') {
+        Some(close) => (&region[..close], inner_at + close + 1),
+        None => (region, inner_at + region.len()),
+    };
+    let answer = answer.trim();
+    (!answer.is_empty()).then(|| ActionValue::Finish {
+        answer: answer.to_string(),
+        end,
+    })
 }
 
 /// `Tool[input]` (no space before `[`) and `Finish[answer]`.

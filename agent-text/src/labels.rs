@@ -229,7 +229,7 @@ fn label_without_colon(window: &str) -> Option<(Label, usize)> {
 
 /// Labels as models translate them, lower-cased, words split by one
 /// space. Only read at a line start, before a colon.
-const TRANSLATED: [(&str, Label); 175] = [
+const TRANSLATED: [(&str, Label); 191] = [
     // Thought
     ("pensée", Label::Thought),
     ("réflexion", Label::Thought),
@@ -355,6 +355,24 @@ const TRANSLATED: [(&str, Label); 175] = [
     ("उत्तर", Label::FinalAnswer),
     ("остаточна відповідь", Label::FinalAnswer),
     ("відповідь", Label::FinalAnswer),
+    // Chinese, Japanese, Korean and Russian words for a tool and its
+    // input (`工具：` / `工具输入：`, as `Tool:` / `Tool Input:`)
+    ("动作输入", Label::ActionInput),
+    ("工具", Label::Action),
+    ("工具输入", Label::ActionInput),
+    ("操作", Label::Action),
+    ("操作输入", Label::ActionInput),
+    ("输入", Label::ActionInput),
+    ("调用工具", Label::Action),
+    ("行動入力", Label::ActionInput),
+    ("ツール", Label::Action),
+    ("ツール入力", Label::ActionInput),
+    ("도구", Label::Action),
+    ("도구 입력", Label::ActionInput),
+    ("입력", Label::ActionInput),
+    ("инструмент", Label::Action),
+    ("ввод", Label::ActionInput),
+    ("входные данные действия", Label::ActionInput),
     // Swedish, Danish, Norwegian, Czech, Greek, Hebrew, Persian, Thai,
     // Romanian, Hungarian, Finnish (not the Scandinavian `handling`,
     // an English word at a line start too)

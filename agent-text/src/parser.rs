@@ -293,6 +293,19 @@ fn parse_body(text: &str, range: Range<usize>, thought: String, options: ParseOp
     if let Some(parsed) = walk.run() {
         return parsed.shifted(offset);
     }
+    // Kimi K2's call tokens after prose: a step in its own format.
+    if let Some((prose_end, tool, raw, end)) = crate::foreign::kimi_call(body) {
+        let prose = clean(&body[..prose_end]);
+        return Parsed::Action {
+            tool,
+            input: decode_input(raw),
+            thought: match (reasoning, prose) {
+                (Some(before), Some(prose)) => Some(format!("{before}\n{prose}")),
+                (before, prose) => before.or(prose),
+            },
+            end: offset + end,
+        };
+    }
     if options.implicit_final_answer
         && !walk.saw_marker
         && let Some(answer) = clean(body)

@@ -624,6 +624,29 @@ fn shapes_quoted_in_bug_reports() {
         action("read_file", json!({"path": "a.md"}))
     );
     assert_eq!(j("[THOUGHT] done\n[FINAL ANSWER] 42"), final_answer("42"));
+    // Kimi K2's call tokens after its prose; Chinese words for a tool and
+    // its input; a `Finish[…]` answer over several lines, or cut off.
+    assert_eq!(
+        j(
+            "我来查一下。<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{\"query\": \"Oslo\"}<|tool_call_end|><|tool_calls_section_end|>"
+        ),
+        action("search", input.clone())
+    );
+    for text in [
+        "思考：查一下\n工具：search\n工具输入：Oslo",
+        "思考: 查一下\n动作: search\n动作输入: Oslo",
+        "思考：查一下\n操作：search\n输入：Oslo",
+    ] {
+        assert_eq!(j(text), action("search", json!("Oslo")), "{text}");
+    }
+    assert_eq!(
+        j("Thought: done\nAction: Finish[It is:\n- 330 m\n- 1889]"),
+        final_answer("It is:\n- 330 m\n- 1889")
+    );
+    assert_eq!(
+        j("Action: Finish[It is 330 m and it was fin"),
+        final_answer("It is 330 m and it was fin")
+    );
     // Tool names of several words, as crewAI names its tools, are names;
     // a line that opens like a sentence is still a sentence.
     assert_eq!(
