@@ -55,8 +55,7 @@ pub(crate) fn read_input(text: &str, start: usize, scanner: &mut Scanner<'_>) ->
             if let Some(input) = read_wrapped_json(text, p) {
                 return input;
             }
-            scanner.seek(p);
-            let end = next_label_start(scanner).unwrap_or(text.len());
+            let end = plain_input_end(text, p, scanner);
             let raw = without_stray_fence(text[p..end].trim());
             Input {
                 value: Ok(decode_plain(raw)),
@@ -104,6 +103,62 @@ fn next_label_start(scanner: &mut Scanner<'_>) -> Option<usize> {
         Event::Label(found) => Some(found.start),
         Event::Blob(at) => Some(at),
     }
+}
+
+/// Where a plain-text input that starts at `p` ends: at the next label,
+/// except that lines in a fenced block the input opens are the block's
+/// text (a document with `Thought:` lines in it is input, not a step).
+/// A block never closed runs to the end of a reply cut inside it.
+fn plain_input_end(text: &str, p: usize, scanner: &mut Scanner<'_>) -> usize {
+    let mut from = p;
+    loop {
+        scanner.seek(from);
+        let label = next_label_start(scanner).unwrap_or(text.len());
+        let Some(open) = fence_opening_between(text, from, label) else {
+            return label;
+        };
+        match closing_fence_end(text, open) {
+            Some(close) if close > label => from = close,
+            Some(_) => return label,
+            None => return text.len(),
+        }
+    }
+}
+
+/// The start of the first line after `from` and before `before` that
+/// opens a fenced block (and does not close it on the same line).
+fn fence_opening_between(text: &str, from: usize, before: usize) -> Option<usize> {
+    let mut at = from;
+    while let Some(n) = text.get(at..before)?.find('\n') {
+        let line_start = at + n + 1;
+        if line_start >= before {
+            return None;
+        }
+        let line = text[line_start..].lines().next().unwrap_or_default();
+        let opens = line
+            .trim_start()
+            .strip_prefix("```")
+            .is_some_and(|rest| !rest.contains("```"));
+        if opens {
+            return Some(line_start);
+        }
+        at = line_start;
+    }
+    None
+}
+
+/// The end of the line that closes the fenced block opening on the line
+/// at `open`, or `None` when it never closes.
+fn closing_fence_end(text: &str, open: usize) -> Option<usize> {
+    let after_open = open + text[open..].find('\n')? + 1;
+    let mut at = after_open;
+    for line in text[after_open..].split_inclusive('\n') {
+        if line.trim_start().starts_with("```") {
+            return Some(at + line.trim_end_matches(['\n', '\r']).len());
+        }
+        at += line.len();
+    }
+    None
 }
 
 /// `end`, moved back over trailing whitespace (but not before `start`).

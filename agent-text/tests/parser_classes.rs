@@ -666,3 +666,26 @@ fn shapes_quoted_in_bug_reports() {
         assert!(error_reason(text).contains("holds a sentence"), "{text}");
     }
 }
+
+// A plain-text input that holds a fenced document: label lines inside the
+// fence are the document's text, not the next step.
+#[test]
+fn a_fenced_block_inside_a_plain_input_keeps_its_label_lines() {
+    let document = "notes.md:\n```\nThought: a line of the document\nAction: not a step\n```";
+    assert_eq!(
+        j(&format!(
+            "Action: write\nAction Input: {document}\nObservation: done"
+        )),
+        action("write", json!(document))
+    );
+    // A reply cut inside the fence: the input runs to its end.
+    assert_eq!(
+        j("Action: write\nAction Input: notes.md:\n```\nFinal Answer: in the file"),
+        action("write", json!("notes.md:\n```\nFinal Answer: in the file"))
+    );
+    // A label after the block closes still ends the input.
+    assert_eq!(
+        j("Action: write\nAction Input: a:\n```\nx\n```\nThought: next"),
+        action("write", json!("a:\n```\nx\n```"))
+    );
+}
