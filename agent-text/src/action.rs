@@ -163,8 +163,9 @@ fn name_start(text: &str, value: usize, limit: usize) -> Option<usize> {
     (!trimmed.is_empty()).then_some(value + (region.len() - trimmed.len()))
 }
 
-/// `Finish[answer]` whose answer runs over several lines: up to the last
-/// `]` before the next label, or to the end when the reply was cut.
+/// `Finish[answer]` whose answer runs over several lines: up to the first
+/// `]` that ends a line (else the last `]`) before the next label, or to
+/// the end when the reply was cut.
 fn long_finish(text: &str, at: usize, line: &str, limit: usize) -> Option<ActionValue> {
     let open = line.find('[')?;
     if !line[..open].trim().eq_ignore_ascii_case("finish") {
@@ -172,7 +173,17 @@ fn long_finish(text: &str, at: usize, line: &str, limit: usize) -> Option<Action
     }
     let inner_at = at + open + 1;
     let region = text.get(inner_at..limit.max(inner_at))?;
-    let (answer, end) = match region.rfind(']') {
+    let mut line_start = 0;
+    let mut line_end_close = None;
+    for line in region.split_inclusive('\n') {
+        let kept = line.trim_end();
+        if kept.ends_with(']') {
+            line_end_close = Some(line_start + kept.len() - 1);
+            break;
+        }
+        line_start += line.len();
+    }
+    let (answer, end) = match line_end_close.or_else(|| region.rfind(']')) {
         Some(close) => (&region[..close], inner_at + close + 1),
         None => (region, inner_at + region.len()),
     };

@@ -644,6 +644,10 @@ fn shapes_quoted_in_bug_reports() {
         final_answer("It is:\n- 330 m\n- 1889")
     );
     assert_eq!(
+        j("Action: Finish[It is:\n- 330 m]\nSee [1] and [2]"),
+        final_answer("It is:\n- 330 m")
+    );
+    assert_eq!(
         j("Action: Finish[It is 330 m and it was fin"),
         final_answer("It is 330 m and it was fin")
     );
