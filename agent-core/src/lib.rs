@@ -70,6 +70,7 @@ mod canonical;
 pub mod event;
 pub mod harmony;
 pub mod hook;
+pub mod kimi;
 pub mod message;
 pub mod model;
 pub mod outcome;

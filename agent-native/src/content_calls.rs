@@ -16,6 +16,7 @@
 //! JSON answers stay answers.
 
 use agent_core::ToolCall;
+use agent_core::kimi::read_kimi_calls;
 
 use crate::python_calls;
 use serde_json::Value;
@@ -69,7 +70,7 @@ pub(crate) fn calls_in_content(content: &str, tool_names: &[&str]) -> Vec<ToolCa
 /// limit, or broken JSON. Such a reply is no answer, whatever it holds.
 pub(crate) fn looks_like_broken_call(content: &str) -> bool {
     let text = strip_fence(content.trim());
-    if text.contains(KIMI_CALL_BEGIN) {
+    if read_kimi_calls(text).is_some() {
         return true;
     }
     if [
@@ -98,11 +99,6 @@ pub(crate) fn looks_like_broken_call(content: &str) -> bool {
 const MISTRAL_CALLS: &str = "[TOOL_CALLS]";
 /// Llama 3.1's marker before a JSON call.
 const PYTHON_TAG: &str = "<|python_tag|>";
-/// Kimi K2's tokens around each call, after the model's prose:
-/// `<|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}<|tool_call_end|>`.
-const KIMI_CALL_BEGIN: &str = "<|tool_call_begin|>";
-const KIMI_ARGUMENT_BEGIN: &str = "<|tool_call_argument_begin|>";
-const KIMI_CALL_END: &str = "<|tool_call_end|>";
 /// Llama 4's markers around a JSON call.
 const PYTHON_START: &str = "<|python_start|>";
 const PYTHON_END: &str = "<|python_end|>";
@@ -136,18 +132,13 @@ fn call_values(text: &str) -> Option<Vec<Value>> {
         for value in serde_json::Deserializer::from_str(rest).into_iter::<Value>() {
             values.push(value.ok()?);
         }
-    } else if text.contains(KIMI_CALL_BEGIN) {
-        for piece in text.split(KIMI_CALL_BEGIN).skip(1) {
-            let (head, rest) = piece.split_once(KIMI_ARGUMENT_BEGIN)?;
-            let written = head.trim();
-            let written = written.strip_prefix("functions.").unwrap_or(written);
-            let name = written
-                .rsplit_once(':')
-                .filter(|(_, index)| index.chars().all(|c| c.is_ascii_digit()))
-                .map_or(written, |(name, _)| name);
-            let args = rest.split(KIMI_CALL_END).next().unwrap_or(rest).trim();
-            let arguments = serde_json::from_str::<Value>(args).ok()?;
-            values.push(json_call(name, arguments));
+    } else if let Some(read) = read_kimi_calls(text) {
+        if !read.complete {
+            return None;
+        }
+        for call in read.calls {
+            let arguments = serde_json::from_str::<Value>(call.arguments).ok()?;
+            values.push(json_call(call.name, arguments));
         }
     } else if text.contains("<tool_call>") {
         for block in text.split("<tool_call>").skip(1) {

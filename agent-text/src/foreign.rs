@@ -26,45 +26,7 @@ use crate::lenient_json::read_lenient;
 
 /// Mistral's marker before its calls.
 const MISTRAL_CALLS: &str = "[TOOL_CALLS]";
-/// Kimi K2's tokens around one call:
-/// `<|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}<|tool_call_end|>`,
-/// inside `<|tool_calls_section_begin|>` … `<|tool_calls_section_end|>`.
-const KIMI_SECTION_BEGIN: &str = "<|tool_calls_section_begin|>";
-const KIMI_CALL_BEGIN: &str = "<|tool_call_begin|>";
-const KIMI_ARGUMENT_BEGIN: &str = "<|tool_call_argument_begin|>";
-const KIMI_CALL_END: &str = "<|tool_call_end|>";
 
-/// A call in Kimi K2's tokens, anywhere in `text` (the model writes them
-/// after its prose): where the prose before it ends, the tool (without
-/// its `functions.` prefix and `:index` suffix), the raw arguments and
-/// where the call ends. `None` when there is no such call.
-pub(crate) fn kimi_call(text: &str) -> Option<(usize, String, &str, usize)> {
-    let begin = text.find(KIMI_CALL_BEGIN)?;
-    let prose_end = text[..begin].rfind(KIMI_SECTION_BEGIN).unwrap_or(begin);
-    let head_at = begin + KIMI_CALL_BEGIN.len();
-    let head = window(&text[head_at..], NAME_WINDOW);
-    let name_len = head.find(KIMI_ARGUMENT_BEGIN)?;
-    let written = head[..name_len].trim();
-    let written = written.strip_prefix("functions.").unwrap_or(written);
-    let name = written
-        .rsplit_once(':')
-        .filter(|(_, index)| index.chars().all(|c| c.is_ascii_digit()))
-        .map_or(written, |(name, _)| name);
-    if !is_identifier(name) {
-        return None;
-    }
-    let args_at = head_at + name_len + KIMI_ARGUMENT_BEGIN.len();
-    let args_len = text[args_at..]
-        .find(KIMI_CALL_END)
-        .unwrap_or(text.len() - args_at);
-    let end = (args_at + args_len + KIMI_CALL_END.len()).min(text.len());
-    Some((
-        prose_end,
-        name.to_string(),
-        &text[args_at..args_at + args_len],
-        end,
-    ))
-}
 /// The markers before a call: Llama 3.1's `<|python_tag|>` and Llama 4's
 /// `<|python_start|>` (its `<|python_end|>` after the call is not needed).
 pub(crate) const PYTHON_TAGS: [&str; 2] = ["<|python_tag|>", "<|python_start|>"];

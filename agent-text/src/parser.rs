@@ -32,6 +32,8 @@ use agent_core::reasoning::split_reasoning;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use agent_core::kimi::read_kimi_calls;
+
 use crate::action::{ActionValue, read_action};
 use crate::blob::{Blob, answer_text, read_blob};
 use crate::input::{decode_input, read_input, without_stray_fence};
@@ -294,11 +296,14 @@ fn parse_body(text: &str, range: Range<usize>, thought: String, options: ParseOp
         return parsed.shifted(offset);
     }
     // Kimi K2's call tokens after prose: a step in its own format.
-    if let Some((prose_end, tool, raw, end)) = crate::foreign::kimi_call(body) {
-        let prose = clean(&body[..prose_end]);
+    if let Some(read) = read_kimi_calls(body)
+        && let Some(call) = read.calls.first()
+    {
+        let prose = clean(&body[..read.prose_end]);
+        let end = call.end;
         return Parsed::Action {
-            tool,
-            input: decode_input(raw),
+            tool: call.name.to_string(),
+            input: decode_input(call.arguments),
             thought: match (reasoning, prose) {
                 (Some(before), Some(prose)) => Some(format!("{before}\n{prose}")),
                 (before, prose) => before.or(prose),
