@@ -68,6 +68,7 @@ pub mod agent;
 pub mod budget;
 mod canonical;
 pub mod event;
+pub mod family_calls;
 pub mod harmony;
 pub mod hook;
 pub mod kimi;
