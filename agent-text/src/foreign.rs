@@ -9,6 +9,9 @@
 //!   `<function=name>{…}</function>`;
 //! - Qwen3-Coder's `<function=name>` with one `<parameter=key>value
 //!   </parameter>` per argument (inside `<tool_call>` tags);
+//! - a family's marker before a JSON call or list of calls (Granite's
+//!   `<|tool_call|>`, Nemotron's `<TOOLCALL>`, Phi-4-mini's `functools`;
+//!   see [`agent_core::family_calls::json_call_marker_len`]);
 //! - Llama 3.2's Python-style list, `[name(key=value, …)]`, and Gemma's
 //!   fenced `` ```tool_code `` block holding `name(key=value, …)`.
 //!
@@ -17,6 +20,7 @@
 //! use keyword arguments (or none): `print(x)` in a fence is code, not a
 //! call.
 
+use agent_core::family_calls::json_call_marker_len;
 use serde_json::{Map, Value};
 
 use crate::action::keyword_arguments;
@@ -54,6 +58,7 @@ pub(crate) fn opens_call(line: &str) -> bool {
         || PYTHON_TAGS.iter().any(|tag| line.starts_with(tag))
         || line.starts_with(FUNCTION_OPEN)
         || line.starts_with(TOOL_CODE_FENCE)
+        || json_call_marker_len(line).is_some()
         || line.strip_prefix('[').is_some_and(|rest| {
             let rest = rest.trim_start();
             rest.starts_with('{') || python_call_name(rest).is_some()
@@ -83,6 +88,14 @@ pub(crate) fn read_call(text: &str, p: usize) -> Option<Blob> {
             return Some(read_json_calls(text, p));
         }
         return Some(python_list(text, p));
+    }
+    // Another family's marker before JSON calls (Granite, Nemotron,
+    // Phi-4-mini…); tags that hold a step and Llama's tags are read by
+    // their own readers.
+    let own_reader = PYTHON_TAGS.iter().any(|tag| rest.starts_with(tag))
+        || crate::xml_tags::opens_tag_step(rest);
+    if !own_reader && let Some(json_at) = json_call_marker_len(rest) {
+        return Some(read_json_calls(text, p + json_at));
     }
     None
 }

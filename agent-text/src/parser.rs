@@ -32,6 +32,7 @@ use agent_core::reasoning::split_reasoning;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use agent_core::family_calls::{find_json_call_marker, read_family_calls};
 use agent_core::kimi::read_kimi_calls;
 
 use crate::action::{ActionValue, read_action};
@@ -295,15 +296,42 @@ fn parse_body(text: &str, range: Range<usize>, thought: String, options: ParseOp
     if let Some(parsed) = walk.run() {
         return parsed.shifted(offset);
     }
-    // Kimi K2's call tokens after prose: a step in its own format.
-    if let Some(read) = read_kimi_calls(body)
-        && let Some(call) = read.calls.first()
-    {
-        let prose = clean(&body[..read.prose_end]);
-        let end = call.end;
+    // A family's own call tokens or tags after prose (Kimi K2, DeepSeek,
+    // MiniMax, GLM…): a step in its own format.
+    let family_call = read_kimi_calls(body)
+        .and_then(|read| {
+            let call = read.calls.first()?;
+            Some((
+                read.prose_end,
+                call.name.to_string(),
+                decode_input(call.arguments),
+                call.end,
+            ))
+        })
+        .or_else(|| {
+            let read = read_family_calls(body)?;
+            let call = read.calls.into_iter().next()?;
+            let input = match call.arguments {
+                Value::String(raw) => decode_input(&raw),
+                arguments => arguments,
+            };
+            Some((read.prose_end, call.name, input, call.end))
+        })
+        .or_else(|| {
+            // A family's marker before JSON calls, after prose on its line.
+            let (marker_at, _) = find_json_call_marker(body)?;
+            match read_blob(body, marker_at) {
+                Blob::Action {
+                    tool, input, end, ..
+                } => Some((marker_at, tool, input, end)),
+                _ => None,
+            }
+        });
+    if let Some((prose_end, tool, input, end)) = family_call {
+        let prose = clean(&body[..prose_end]);
         return Parsed::Action {
-            tool: call.name.to_string(),
-            input: decode_input(call.arguments),
+            tool,
+            input,
             thought: match (reasoning, prose) {
                 (Some(before), Some(prose)) => Some(format!("{before}\n{prose}")),
                 (before, prose) => before.or(prose),

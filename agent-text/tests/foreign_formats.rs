@@ -1,5 +1,6 @@
 //! Tool calls written in other model families' own formats (Mistral,
-//! Llama 3.1 and 3.2, Qwen3-Coder, Gemma) are read as the step they stand
+//! Llama 3.1 and 3.2, Qwen3-Coder, Gemma, DeepSeek, MiniMax, GLM,
+//! Functionary, Granite, Nemotron, Phi-4-mini, InternLM) are read as the step they stand
 //! for, with the text before them as the thought; code and prose that only
 //! look like them are not calls. And a run through the real `Agent`, the
 //! text transport and the built-in tools, whose model writes such calls,
@@ -102,6 +103,59 @@ fn python_style_lists_and_tool_code_fences() {
 }
 
 #[test]
+fn tagged_formats_of_deepseek_minimax_glm_and_functionary() {
+    let expected = ("search".to_string(), json!({"query": "Berlin", "limit": 3}));
+    for text in [
+        "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>search\n```json\n{\"query\": \"Berlin\", \"limit\": 3}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+        "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>search<｜tool▁sep｜>{\"query\": \"Berlin\", \"limit\": 3}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+        "<minimax:tool_call>\n<invoke name=\"search\">\n<parameter name=\"query\">Berlin</parameter>\n<parameter name=\"limit\">3</parameter>\n</invoke>\n</minimax:tool_call>",
+        "<function_calls><invoke name=\"search\"><parameter name=\"query\">Berlin</parameter><parameter name=\"limit\">3</parameter></invoke></function_calls>",
+        "<tool_call>search\n<arg_key>query</arg_key>\n<arg_value>Berlin</arg_value>\n<arg_key>limit</arg_key>\n<arg_value>3</arg_value>\n</tool_call>",
+        ">>>search\n{\"query\": \"Berlin\", \"limit\": 3}",
+    ] {
+        assert_eq!(call(text), expected, "{text}");
+    }
+    // The prose before the call is the thought; reasoning in think tags
+    // comes first.
+    let (tool, input, thought) = action(
+        "<think>The user wants Berlin.</think>I will search for it.\n<tool_call>search<arg_key>query</arg_key><arg_value>Berlin</arg_value></tool_call>",
+    );
+    assert_eq!(
+        (tool.as_str(), input),
+        ("search", json!({"query": "Berlin"}))
+    );
+    let thought = thought.unwrap();
+    assert!(
+        thought.contains("The user wants Berlin.") && thought.ends_with("I will search for it.")
+    );
+    // A DSML string parameter keeps its digits as text.
+    assert_eq!(
+        call(
+            "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"read_file\">\n<｜DSML｜parameter name=\"path\" string=\"true\">2024</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>"
+        ),
+        ("read_file".into(), json!({"path": "2024"}))
+    );
+}
+
+#[test]
+fn json_calls_after_a_familys_marker() {
+    let expected = ("search".to_string(), json!({"query": "Berlin"}));
+    for text in [
+        "<|tool_call|>[{\"name\": \"search\", \"arguments\": {\"query\": \"Berlin\"}}]",
+        "<TOOLCALL>[{\"name\": \"search\", \"arguments\": {\"query\": \"Berlin\"}}]</TOOLCALL>",
+        "<tool_calls>[{\"name\": \"search\", \"arguments\": {\"query\": \"Berlin\"}}]</tool_calls>",
+        "functools[{\"name\": \"search\", \"arguments\": {\"query\": \"Berlin\"}}]",
+        "<|action_start|><|plugin|>\n{\"name\": \"search\", \"parameters\": {\"query\": \"Berlin\"}}<|action_end|>",
+        "Thought: I need it.\n<|tool_call|>[{\"name\": \"search\", \"arguments\": {\"query\": \"Berlin\"}}]",
+    ] {
+        assert_eq!(call(text), expected, "{text}");
+    }
+    // JSON in tags that is no call is not a step: the answer stands.
+    let text = "<b>{\"a\": 1}</b>\nFinal Answer: 3";
+    assert!(matches!(parse(text), Parsed::Final { answer, .. } if answer == "3"));
+}
+
+#[test]
 fn a_step_in_react_lines_may_use_these_forms_after_action() {
     assert_eq!(
         call("Thought: look it up\nAction: [search(query=\"Berlin\")]"),
@@ -137,6 +191,9 @@ fn code_links_and_notes_that_look_alike_are_not_calls() {
         "<|python_tag|>",
         "[search(query=\"x\"",
         "```tool_code\n",
+        "<｜tool▁call▁begin｜>search",
+        "<invoke name=\"bad name\">",
+        "<|tool_call|>[{\"name\": \"search\", \"argu",
     ] {
         assert!(matches!(parse(text), Parsed::Error { .. }), "{text}");
     }
@@ -148,6 +205,18 @@ async fn a_run_whose_model_writes_other_formats_gets_its_answer() {
         ScriptedModel::new()
             .text("[TOOL_CALLS]search[ARGS]{\"query\": \"population of Berlin\"}")
             .text("The population is 3,800,000; half of it:\n<tool_call>\n<function=calculator>\n<parameter=expression>\n3800000 / 2\n</parameter>\n</function>\n</tool_call>")
+            .text("Thought: I have it.\nFinal Answer: Half of Berlin's population is 1,900,000."),
+    );
+    let outcome = agent.run("What is half the population of Berlin?").await;
+    common::assert_half_of_berlin(&outcome);
+}
+
+#[tokio::test]
+async fn a_run_whose_model_writes_tagged_formats_gets_its_answer() {
+    let agent = common::search_and_calculator_agent(
+        ScriptedModel::new()
+            .text("<tool_call>search\n<arg_key>query</arg_key>\n<arg_value>population of Berlin</arg_value>\n</tool_call>")
+            .text("Half of 3,800,000:\n<minimax:tool_call>\n<invoke name=\"calculator\">\n<parameter name=\"expression\">3800000 / 2</parameter>\n</invoke>\n</minimax:tool_call>")
             .text("Thought: I have it.\nFinal Answer: Half of Berlin's population is 1,900,000."),
     );
     let outcome = agent.run("What is half the population of Berlin?").await;

@@ -25,8 +25,40 @@ pub(crate) struct Pattern {
 /// line), `Action:` × n, lines that open a Python-style call or a
 /// Mistral `[TOOL_CALLS]` and never finish it, a `<think>` block full of
 /// drafts that is never closed, reasoning tags over and over, harmony
-/// messages without end, deeply nested brackets, one long line.
-pub(crate) const PATTERNS: [Pattern; 15] = [
+/// messages without end, deeply nested brackets, one long line, and
+/// other families' tagged calls that never close (`<invoke>` elements,
+/// GLM pairs, DeepSeek tokens, Functionary lines, markers before JSON).
+pub(crate) const PATTERNS: [Pattern; 20] = [
+    Pattern {
+        name: "invoke_tags",
+        prefix: "",
+        open: "<invoke name=\"f\"><parameter name=\"k\">v</x>",
+        close: "",
+    },
+    Pattern {
+        name: "glm_pairs",
+        prefix: "<tool_call>f",
+        open: "<arg_key>k</arg_key><arg_value>v",
+        close: "",
+    },
+    Pattern {
+        name: "deepseek_tokens",
+        prefix: "",
+        open: "<｜tool▁call▁begin｜>f<|tool_sep|>{",
+        close: "",
+    },
+    Pattern {
+        name: "functionary_lines",
+        prefix: ">>>all\n",
+        open: ">>>f\n{\"a\": [",
+        close: "",
+    },
+    Pattern {
+        name: "marker_runs",
+        prefix: "",
+        open: "<|a|><b>x",
+        close: "",
+    },
     Pattern {
         name: "fence_lines",
         prefix: "Thought: some code\n",
