@@ -4,7 +4,10 @@
 //! JSON or Qwen3-Coder's `<function=name>` with `<parameter=key>`
 //! elements), Llama 3.1's `<function=name>{…}</function>` and
 //! `<|python_tag|>` (Llama 4: `<|python_start|>…<|python_end|>`) around JSON,
-//! Kimi K2's `<|tool_call_begin|>…` tokens, Llama 3.2's `[name(key=value)]` lists
+//! Kimi K2's `<|tool_call_begin|>…` tokens, the tagged formats of
+//! DeepSeek, MiniMax, GLM and Functionary and the JSON after Granite's,
+//! Nemotron's or Phi-4-mini's markers (see
+//! [`family_calls`](agent_core::family_calls)), Llama 3.2's `[name(key=value)]` lists
 //! (see [`python_calls`](crate::python_calls)) and Gemma's `tool_code`
 //! fence holding one such call, and Mistral's `[TOOL_CALLS]` before JSON
 //! or `name[ARGS]{…}`: a server whose chat template does not know the
@@ -16,6 +19,9 @@
 //! JSON answers stay answers.
 
 use agent_core::ToolCall;
+use agent_core::family_calls::{
+    find_json_call_marker, json_call_marker_len, read_family_calls, strip_fence,
+};
 use agent_core::kimi::read_kimi_calls;
 
 use crate::python_calls;
@@ -70,7 +76,7 @@ pub(crate) fn calls_in_content(content: &str, tool_names: &[&str]) -> Vec<ToolCa
 /// limit, or broken JSON. Such a reply is no answer, whatever it holds.
 pub(crate) fn looks_like_broken_call(content: &str) -> bool {
     let text = strip_fence(content.trim());
-    if read_kimi_calls(text).is_some() {
+    if read_kimi_calls(text).is_some() || read_family_calls(text).is_some() {
         return true;
     }
     if [
@@ -85,6 +91,8 @@ pub(crate) fn looks_like_broken_call(content: &str) -> bool {
     {
         return true;
     }
+    // After a family's marker, the JSON must open like a call too.
+    let text = json_call_marker_len(text).map_or(text, |json_at| &text[json_at..]);
     let Some(rest) = text.strip_prefix('{').or_else(|| {
         text.strip_prefix('[')
             .and_then(|r| r.trim_start().strip_prefix('{'))
@@ -132,7 +140,7 @@ fn call_values(text: &str) -> Option<Vec<Value>> {
         for value in serde_json::Deserializer::from_str(rest).into_iter::<Value>() {
             values.push(value.ok()?);
         }
-    } else if let Some(read) = read_kimi_calls(text) {
+    } else if let Some(read) = read_kimi_calls(text).filter(|read| !read.calls.is_empty()) {
         if !read.complete {
             return None;
         }
@@ -140,14 +148,21 @@ fn call_values(text: &str) -> Option<Vec<Value>> {
             let arguments = serde_json::from_str::<Value>(call.arguments).ok()?;
             values.push(json_call(call.name, arguments));
         }
+    } else if let Some(read) = read_family_calls(text) {
+        if !read.complete {
+            return None;
+        }
+        for call in read.calls {
+            values.push(json_call(&call.name, call.arguments));
+        }
     } else if text.contains("<tool_call>") {
         for block in text.split("<tool_call>").skip(1) {
             let inner = block.split("</tool_call>").next().unwrap_or(block).trim();
             match inner.strip_prefix(FUNCTION_OPEN) {
                 Some(function) => values.push(function_value(function)?),
                 None => {
-                    if let Ok(value) = serde_json::from_str::<Value>(strip_fence(inner)) {
-                        values.push(value);
+                    if let Some(value) = leading_json(strip_fence(inner)) {
+                        push_value(&mut values, value);
                     }
                 }
             }
@@ -156,12 +171,14 @@ fn call_values(text: &str) -> Option<Vec<Value>> {
         for block in text.split(FUNCTION_OPEN).skip(1) {
             values.push(function_value(block)?);
         }
+    } else if let Some((_, json_at)) = find_json_call_marker(text) {
+        push_value(&mut values, leading_json(&text[json_at..])?);
     } else if let Some(calls) = python_calls::call_list(text) {
         values = calls;
     } else if text.starts_with("```tool_code") {
         // Gemma's fenced call: one Python-style call.
         values = python_calls::call_list(&format!("[{}]", strip_fence(text)))?;
-    } else if let Ok(value) = serde_json::from_str::<Value>(strip_fence(text)) {
+    } else if let Some(value) = leading_json(strip_fence(text)) {
         push_value(&mut values, value);
     }
     Some(values)
@@ -169,8 +186,33 @@ fn call_values(text: &str) -> Option<Vec<Value>> {
 
 /// Adds the call objects of one JSON text: an array's items, or itself.
 fn push_json(values: &mut Vec<Value>, text: &str) -> Option<()> {
-    push_value(values, serde_json::from_str::<Value>(text).ok()?);
+    push_value(values, leading_json(text)?);
     Some(())
+}
+
+/// The JSON value `text` opens with; text after it (a closing tag or
+/// token) is left. A list of calls cut before its closing `]` is the
+/// calls it holds whole, as models drop it.
+fn leading_json(text: &str) -> Option<Value> {
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    if let Some(Ok(value)) = stream.next() {
+        return Some(value);
+    }
+    let mut rest = text.strip_prefix('[')?;
+    let mut items = Vec::new();
+    loop {
+        let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
+        let Some(Ok(item)) = stream.next() else {
+            break;
+        };
+        items.push(item);
+        rest = rest[stream.byte_offset()..].trim_start();
+        match rest.strip_prefix(',') {
+            Some(after) => rest = after,
+            None => break,
+        }
+    }
+    (!items.is_empty()).then_some(Value::Array(items))
 }
 
 /// Adds a call object, or each call of an array, or of an OpenAI-style
@@ -223,14 +265,6 @@ fn function_value(block: &str) -> Option<Value> {
         serde_json::from_str::<Value>(body).ok()?
     };
     Some(json_call(name.trim(), arguments))
-}
-
-fn strip_fence(text: &str) -> &str {
-    let Some(after) = text.strip_prefix("```") else {
-        return text;
-    };
-    let body = after.split_once('\n').map_or("", |(_, rest)| rest);
-    body.trim_end().strip_suffix("```").unwrap_or(body).trim()
 }
 
 #[cfg(test)]
@@ -289,6 +323,14 @@ mod tests {
             "<tool_call>\n<function=search>\n<parameter=query>\nBerlin\n</parameter>\n</function>\n</tool_call>",
             "[search(query='Berlin')]",
             "```tool_code\nsearch(query=\"Berlin\")\n```",
+            "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>search\n```json\n{\"query\": \"Berlin\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+            "<｜tool▁call▁begin｜>search<｜tool▁sep｜>{\"query\": \"Berlin\"}<｜tool▁call▁end｜>",
+            "<minimax:tool_call>\n<invoke name=\"search\">\n<parameter name=\"query\">Berlin</parameter>\n</invoke>\n</minimax:tool_call>",
+            "<tool_call>search\n<arg_key>query</arg_key>\n<arg_value>Berlin</arg_value>\n</tool_call>",
+            ">>>search\n{\"query\": \"Berlin\"}",
+            "<|tool_call|>[{\"name\": \"search\", \"arguments\": {\"query\": \"Berlin\"}}]",
+            "<TOOLCALL>[{\"name\": \"search\", \"arguments\": {\"query\": \"Berlin\"}}]</TOOLCALL>",
+            "functools[{\"name\": \"search\", \"arguments\": {\"query\": \"Berlin\"}}]",
         ] {
             let calls = calls_in_content(content, &names);
             assert_eq!(calls.len(), 1, "{content}");
@@ -341,5 +383,14 @@ mod tests {
         assert!(!looks_like_broken_call(r#"{"name": "Alice", "age": 3}"#));
         assert!(!looks_like_broken_call("The name is Alice {\"name\""));
         assert!(!looks_like_broken_call("42"));
+        // Other families' formats, cut off; an answer in tags is no call.
+        assert!(looks_like_broken_call(
+            "<|tool_call|>[{\"name\": \"search\", \"argu"
+        ));
+        assert!(looks_like_broken_call(
+            "<minimax:tool_call><invoke name=\"search\"><parameter name=\"query\">Ber"
+        ));
+        assert!(!looks_like_broken_call("<answer>{\"total\": 5}</answer>"));
+        assert!(calls_in_content("<answer>{\"total\": 5}</answer>", &["search"]).is_empty());
     }
 }

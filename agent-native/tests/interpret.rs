@@ -105,3 +105,28 @@ fn gpt_oss_harmony_channels_are_a_call_or_an_answer() {
         "{thinking:?}"
     );
 }
+
+#[test]
+fn calls_in_families_own_formats_are_made() {
+    // The corpus the text parser is tested on: every call written in a
+    // family's own format is a call here too, with the same arguments.
+    let data = include_str!("../../agent-text/tests/data/family_calls.jsonl");
+    let mut checked = 0;
+    for line in data.lines().filter(|l| !l.trim().is_empty()) {
+        let case: serde_json::Value = serde_json::from_str(line).unwrap();
+        let expect = &case["expect"];
+        if expect["kind"] != "action" {
+            continue;
+        }
+        let text = case["text"].as_str().unwrap();
+        match decide(text) {
+            Decision::Act(calls) => {
+                assert_eq!(calls[0].name, expect["tool"], "{}", case["id"]);
+                assert_eq!(calls[0].arguments, expect["input"], "{}", case["id"]);
+            }
+            other => panic!("{}: {other:?}", case["id"]),
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 26);
+}
