@@ -1,5 +1,6 @@
 //! The seed corpus: `xtask/fuzz-seeds/` (see its README) plus the texts of
-//! the parser corpus `agent-text/tests/data/react_parse_cases.jsonl`.
+//! the parser corpora, every `agent-text/tests/data/*.jsonl` (real outputs
+//! of many model families and frameworks).
 //! `react/` and `json/` hold one seed per file; `calculator.txt` and
 //! `paths.txt` one per line; `regressions/TARGET-*.txt` are reproducers,
 //! one per file, seeding their target's set. JSON seeds also include every
@@ -27,9 +28,15 @@ pub(crate) fn folder() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz-seeds")
 }
 
-/// The parser corpus (JSON lines with a `text` field).
-fn parser_corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../agent-text/tests/data/react_parse_cases.jsonl")
+/// The parser corpora (JSON lines with a `text` field), in name order.
+fn parser_corpora() -> io::Result<Vec<PathBuf>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../agent-text/tests/data");
+    let mut paths: Vec<PathBuf> = fs::read_dir(dir)?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    paths.sort();
+    Ok(paths)
 }
 
 /// Loads the seeds of `set`, in a stable order.
@@ -64,12 +71,14 @@ fn react(dir: &Path) -> io::Result<Vec<String>> {
     let mut seeds = files(&dir.join("react"), "")?;
     seeds.extend(files(&dir.join("regressions"), "parser-")?);
     seeds.extend(files(&dir.join("regressions"), "watcher-")?);
-    for line in fs::read_to_string(parser_corpus())?.lines() {
-        let Ok(case) = serde_json::from_str::<serde_json::Value>(line) else {
-            continue;
-        };
-        if let Some(text) = case.get("text").and_then(|t| t.as_str()) {
-            seeds.push(text.to_string());
+    for corpus in parser_corpora()? {
+        for line in fs::read_to_string(corpus)?.lines() {
+            let Ok(case) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            if let Some(text) = case.get("text").and_then(|t| t.as_str()) {
+                seeds.push(text.to_string());
+            }
         }
     }
     Ok(seeds)
