@@ -455,6 +455,7 @@ impl Toolbox for ToolSet {
         let mut arguments = bind_arguments(entry, &call.arguments)?;
         entry.validator.drop_optional_nulls(&mut arguments);
         entry.validator.rename_lone_stranger(&mut arguments);
+        entry.validator.coerce_scalars(&mut arguments);
         entry.validator.check(&arguments)?;
         let timeout = entry.timeout.unwrap_or(self.default_timeout);
         let mut work = std::pin::pin!(AssertUnwindSafe(entry.tool.call(arguments)).catch_unwind());

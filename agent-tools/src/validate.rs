@@ -39,7 +39,7 @@ impl ArgsValidator {
             properties
                 .and_then(|p| p.get(name))
                 .and_then(|p| p.get("type"))
-                .and_then(Value::as_str)
+                .and_then(single_type)
         };
         let single_string_param = match required.as_slice() {
             [only] if type_of(only) == Some("string") => Some((*only).to_string()),
@@ -146,6 +146,27 @@ impl ArgsValidator {
         });
         if fits && let Some(value) = map.remove(&stranger) {
             map.insert(wanted.clone(), value);
+        }
+    }
+
+    /// Values of the right meaning in the wrong JSON type, turned into the
+    /// schema's type where nothing is lost: `"3"` for an integer, `3.0`
+    /// for an integer, `"true"` for a boolean, a number for a string
+    /// (`1984` as text), and an array or object sent as a JSON string.
+    /// Models write these, and formats that put each argument in its own
+    /// element cannot say a value's type; anything else is left for
+    /// [`check`](Self::check) to report.
+    pub(crate) fn coerce_scalars(&self, arguments: &mut Value) {
+        let Value::Object(map) = arguments else {
+            return;
+        };
+        for (name, ty) in self.allowed_fields.iter().zip(&self.field_types) {
+            let (Some(value), Some(ty)) = (map.get_mut(name), ty.as_deref()) else {
+                continue;
+            };
+            if let Some(coerced) = coerced(value, ty) {
+                *value = coerced;
+            }
         }
     }
 
@@ -271,6 +292,62 @@ fn field_name(pointer: &str) -> Option<String> {
 }
 
 /// "a string (\"abc\")", "a number (3.5)", "an object"…
+/// A schema's `type` when it names one type (`"integer"`, or
+/// `["integer", "null"]` for an optional one).
+fn single_type(ty: &Value) -> Option<&str> {
+    match ty {
+        Value::String(ty) => Some(ty),
+        Value::Array(types) => {
+            let mut named = types
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|t| *t != "null");
+            match (named.next(), named.next()) {
+                (Some(only), None) => Some(only),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `value` in the JSON type `ty`, when it is another type and converts
+/// without loss; `None` otherwise.
+fn coerced(value: &Value, ty: &str) -> Option<Value> {
+    match (ty, value) {
+        ("string", Value::Number(_) | Value::Bool(_)) => Some(Value::String(value.to_string())),
+        ("integer", Value::String(text)) => text.trim().parse::<i64>().ok().map(Value::from),
+        ("integer", Value::Number(n)) if !n.is_i64() && !n.is_u64() => {
+            let f = n.as_f64()?;
+            let whole = f.fract() == 0.0 && f.abs() < 9.0e15;
+            whole.then(|| Value::from(f as i64))
+        }
+        ("number", Value::String(text)) => {
+            let text = text.trim();
+            match text.parse::<i64>() {
+                Ok(n) => Some(Value::from(n)),
+                Err(_) => text
+                    .parse::<f64>()
+                    .ok()
+                    .and_then(serde_json::Number::from_f64)
+                    .map(Value::Number),
+            }
+        }
+        ("boolean", Value::String(text)) => match text.trim().to_ascii_lowercase().as_str() {
+            "true" => Some(Value::Bool(true)),
+            "false" => Some(Value::Bool(false)),
+            _ => None,
+        },
+        ("array" | "object", Value::String(text)) => {
+            let parsed = serde_json::from_str::<Value>(text.trim()).ok()?;
+            let fits =
+                (ty == "array" && parsed.is_array()) || (ty == "object" && parsed.is_object());
+            fits.then_some(parsed)
+        }
+        _ => None,
+    }
+}
+
 pub(crate) fn describe_type(value: &Value) -> String {
     match value {
         Value::Null => "null".to_string(),
@@ -288,5 +365,28 @@ fn clip(text: &str, max: usize) -> String {
     } else {
         let cut: String = text.chars().take(max).collect();
         format!("{cut}…")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn coercion_takes_only_what_converts_without_loss() {
+        assert_eq!(coerced(&json!("[1, 2]"), "array"), Some(json!([1, 2])));
+        assert_eq!(
+            coerced(&json!("{\"a\": 1}"), "object"),
+            Some(json!({"a": 1}))
+        );
+        assert_eq!(coerced(&json!("{\"a\": 1}"), "array"), None);
+        assert_eq!(coerced(&json!(" 2.5 "), "number"), Some(json!(2.5)));
+        assert_eq!(coerced(&json!("NaN"), "number"), None);
+        assert_eq!(coerced(&json!("TRUE"), "boolean"), Some(json!(true)));
+        assert_eq!(coerced(&json!(1e300), "integer"), None);
+        assert_eq!(coerced(&json!(7), "integer"), None);
+        assert_eq!(single_type(&json!(["integer", "null"])), Some("integer"));
+        assert_eq!(single_type(&json!(["integer", "string"])), None);
     }
 }

@@ -526,6 +526,81 @@ async fn a_number_binds_as_text_to_a_single_string_parameter() {
     assert_eq!(out.content, "2024");
 }
 
+#[tokio::test]
+async fn values_in_another_json_type_are_taken_when_nothing_is_lost() {
+    let tools = tools();
+    let call = |name: &'static str, args: serde_json::Value| {
+        let tools = &tools;
+        async move { tools.call(&ToolCall::new("t", name, args)).await }
+    };
+    // Digits in a string and a whole float for integers, a number for text.
+    assert_eq!(
+        call("add", json!({"a": "2", "b": 3.0}))
+            .await
+            .unwrap()
+            .content,
+        "5"
+    );
+    assert_eq!(
+        call("add", json!({"a": " -4 ", "b": 1}))
+            .await
+            .unwrap()
+            .content,
+        "-3"
+    );
+    assert_eq!(
+        call("echo", json!({"text": 1984})).await.unwrap().content,
+        "1984"
+    );
+    assert_eq!(
+        call("echo", json!({"text": true})).await.unwrap().content,
+        "true"
+    );
+    // What would lose something, or means nothing, is still an error.
+    for (args, field) in [
+        (json!({"a": 2.5, "b": 1}), "`a`"),
+        (json!({"a": "2 apples", "b": 1}), "`a`"),
+        (json!({"a": "", "b": 1}), "`a`"),
+    ] {
+        let e = call("add", args).await.unwrap_err();
+        assert_eq!(e.kind(), ToolErrorKind::InvalidArgs);
+        assert!(e.message().contains(field), "{}", e.message());
+    }
+}
+
+#[tokio::test]
+async fn booleans_written_as_strings_are_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "a.b\nab\n").unwrap();
+    let tools = builtin::registry(&["files"], Some(dir.path()), false)
+        .unwrap()
+        .allow_all();
+    // `is_regex: "false"` searches literally: the dot matches only itself.
+    let out = tools
+        .call(&ToolCall::new(
+            "t",
+            "grep",
+            json!({"pattern": "a.b", "is_regex": "false"}),
+        ))
+        .await
+        .unwrap();
+    assert!(out.content.contains("notes.txt:1"), "{}", out.content);
+    assert!(!out.content.contains("notes.txt:2"), "{}", out.content);
+    let e = tools
+        .call(&ToolCall::new(
+            "t",
+            "grep",
+            json!({"pattern": "a.b", "is_regex": "maybe"}),
+        ))
+        .await
+        .unwrap_err();
+    assert!(
+        e.message().contains("`is_regex` must be boolean"),
+        "{}",
+        e.message()
+    );
+}
+
 /// Every built-in tool refuses an argument key it does not declare, and the
 /// error names the key and the allowed ones.
 #[tokio::test]
