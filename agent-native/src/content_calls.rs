@@ -70,6 +70,42 @@ pub(crate) fn calls_in_content(content: &str, tool_names: &[&str]) -> Vec<ToolCa
     }
 }
 
+/// The calls that end a model's reasoning, written in a family's own call
+/// tokens or tags (DeepSeek V3.1 and V4 and MiniMax emit their calls
+/// before closing their thinking, so a server puts them in the
+/// reasoning): the prose before them, and the calls. Nothing but closing
+/// tags may follow the calls, and every call must be whole; a JSON object
+/// or a call mentioned mid-reasoning stays a draft, not a call.
+pub(crate) fn calls_ending_reasoning(
+    reasoning: &str,
+    tool_names: &[&str],
+) -> Option<(String, Vec<ToolCall>)> {
+    let (start, end) = match read_kimi_calls(reasoning).filter(|read| read.complete) {
+        Some(read) => (read.prose_end, read.calls.last()?.end),
+        None => {
+            let read = read_family_calls(reasoning).filter(|read| read.complete)?;
+            (read.prose_end, read.calls.last()?.end)
+        }
+    };
+    if !only_tags(&reasoning[end..]) {
+        return None;
+    }
+    let calls = calls_in_content(&reasoning[start..], tool_names);
+    (!calls.is_empty()).then(|| (reasoning[..start].trim().to_string(), calls))
+}
+
+/// Whether `text` holds nothing but tags and tokens (`</…>`, `<｜…｜>`).
+fn only_tags(text: &str) -> bool {
+    let mut rest = text.trim();
+    while let Some(after) = rest.strip_prefix('<') {
+        let Some(close) = after.find('>') else {
+            return false;
+        };
+        rest = after[close + 1..].trim_start();
+    }
+    rest.is_empty()
+}
+
 /// Whether `content` opens like a tool call written as text (a
 /// `<tool_call>` tag or another family's call marker, or an object whose
 /// first key is `name`) but could not be read as one: cut off at the token

@@ -14,7 +14,7 @@ use agent_core::{Completion, CompletionRequest, Message, Transport};
 use crate::answer_tool::{
     ANSWER_TOOL, AnswerCall, WithAnswerTool, answer_in_object, has_own_answer_tool, take_answer,
 };
-use crate::content_calls::{calls_in_content, looks_like_broken_call};
+use crate::content_calls::{calls_ending_reasoning, calls_in_content, looks_like_broken_call};
 use crate::words::{words_constraint, words_constraint_with_numbers};
 use agent_core::harmony::{HarmonyStep, read_harmony};
 use agent_core::model::parse_arguments;
@@ -270,19 +270,31 @@ impl Transport for NativeTransport {
             };
         }
         let answer_tool = self.answer_tool_for(tools).is_some();
+        // The names a call written as text may have.
+        let mut names: Vec<&str> = if self.tool_names.is_empty() {
+            tools.iter().map(|t| t.name.as_str()).collect()
+        } else {
+            self.tool_names.iter().map(String::as_str).collect()
+        };
+        if answer_tool {
+            names.push(ANSWER_TOOL);
+        }
         if calls.is_empty() && !text.is_empty() {
-            let mut names: Vec<&str> = if self.tool_names.is_empty() {
-                tools.iter().map(|t| t.name.as_str()).collect()
-            } else {
-                self.tool_names.iter().map(String::as_str).collect()
-            };
-            if answer_tool {
-                names.push(ANSWER_TOOL);
-            }
             let found = calls_in_content(&text, &names);
             if !found.is_empty() {
                 calls = found;
                 text.clear();
+            }
+        }
+        if calls.is_empty()
+            && text.trim().is_empty()
+            && let Some(reasoning) = &thought
+        {
+            // Calls a model emitted before closing its thinking.
+            if let Some((prose, found)) = calls_ending_reasoning(reasoning, &names) {
+                calls = found;
+                unfinished_reasoning = false;
+                thought = Some(prose).filter(|p| !p.is_empty());
             }
         }
         if answer_tool {

@@ -130,3 +130,39 @@ fn calls_in_families_own_formats_are_made() {
     }
     assert_eq!(checked, 26);
 }
+
+#[test]
+fn calls_emitted_before_the_thinking_closes_are_made() {
+    let tools = [agent_core::ToolSpec {
+        name: "search".into(),
+        description: "Looks things up.".into(),
+        parameters: serde_json::json!({"type": "object"}),
+    }];
+    let section = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>search<｜tool▁sep｜>{\"query\": \"Oslo\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
+    // In a <think> block never closed, and in reasoning the server sent apart.
+    let in_block = Completion::text(format!("<think>I should look it up.\n{section}"));
+    let mut apart = Completion::text("");
+    apart.reasoning = format!("I should look it up.\n{section}");
+    for completion in [in_block, apart] {
+        let read = NativeTransport::new().interpret(completion, &tools);
+        match read.turn.decision {
+            Decision::Act(calls) => assert_eq!(calls[0].arguments["query"], "Oslo"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(read.turn.thought.as_deref(), Some("I should look it up."));
+    }
+    // A call mentioned mid-reasoning, or a JSON draft, is not made.
+    for reasoning in [
+        format!("Maybe {section} but first I should think more."),
+        "{\"name\": \"search\", \"arguments\": {\"query\": \"Oslo\"}}".to_string(),
+    ] {
+        let mut completion = Completion::text("");
+        completion.reasoning = reasoning;
+        let read = NativeTransport::new().interpret(completion, &tools);
+        assert!(
+            matches!(read.turn.decision, Decision::Malformed(_)),
+            "{:?}",
+            read.turn.decision
+        );
+    }
+}
