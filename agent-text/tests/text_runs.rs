@@ -45,7 +45,7 @@ fn transcript_text(outcome: &agent_core::Outcome) -> String {
 async fn multi_step_run_with_recovery_from_a_bad_tool_name_and_broken_json() {
     let model = Arc::new(
         ScriptedModel::new()
-            .text("Thought: I should look up France.\nAction: web_search\nAction Input: {\"query\": \"population of France\"}")
+            .text("Thought: I should look up France.\nAction: lookup\nAction Input: {\"query\": \"population of France\"}")
             .text("Thought: That tool does not exist; use search.\nAction: search\nAction Input: {\"query\": \"population of France\"\nObservation: France has 1 person")
             .text("Thought: Now Paris.\nAction: search\nAction Input: {'query': 'population of Paris',}")
             .text("Thought: Subtract.\nAction: calculator\nAction Input: {\"expression\": 68000000 - 2100000}")
@@ -65,9 +65,7 @@ async fn multi_step_run_with_recovery_from_a_bad_tool_name_and_broken_json() {
     assert!(outcome.answer.as_deref().unwrap().contains("65,900,000"));
     assert_eq!(outcome.steps, 6);
     let text = transcript_text(&outcome);
-    assert!(
-        text.contains("there is no tool named `web_search`. Available tools: search, calculator")
-    );
+    assert!(text.contains("there is no tool named `lookup`. Available tools: search, calculator"));
     assert!(
         !text.contains("France has 1 person"),
         "the fake observation was cut"

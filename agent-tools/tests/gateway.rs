@@ -336,6 +336,14 @@ async fn a_tool_name_with_other_separators_or_case_finds_its_tool() {
     // Letters that differ still name no tool.
     let e = err(&tools, "readfil", json!({})).await;
     assert_eq!(e.kind(), ToolErrorKind::NotFound);
+    // The words of one tool name it; words of two name none.
+    let out = tools
+        .call(&ToolCall::new("t", "echo_text", json!({"text": "hi"})))
+        .await
+        .unwrap();
+    assert_eq!(out.content, "hi");
+    let e = err(&tools, "read", json!({})).await;
+    assert_eq!(e.kind(), ToolErrorKind::NotFound);
 }
 
 #[tokio::test]
