@@ -272,16 +272,19 @@ struct Invoke<'a> {
 
 /// Element names of a call with a `name` attribute.
 const CALL_ELEMENTS: [&str; 2] = ["invoke", "function"];
-/// Element names of an argument with a `name` attribute.
-const ARGUMENT_ELEMENTS: [&str; 2] = ["parameter", "param"];
-const NAME_ATTRIBUTE: &str = " name=";
+/// Element names of an argument with a `name` (or `key`) attribute.
+const ARGUMENT_ELEMENTS: [&str; 3] = ["parameter", "param", "arg"];
+/// The attributes that name a call.
+const CALL_ATTRIBUTES: [&str; 1] = [" name"];
+/// The attributes that name an argument (`key` in dspy's `<arg key=…>`).
+const ARGUMENT_ATTRIBUTES: [&str; 2] = [" name", " key"];
 
 /// The first `<…invoke name="…">` or `<…function name="…">` tag at or
 /// after `from`.
 fn find_invoke(text: &str, from: usize) -> Option<Invoke<'_>> {
     let mut search = from;
     loop {
-        let (lt, name_at) = find_named_tag(text, search, &CALL_ELEMENTS)?;
+        let (lt, name_at) = find_named_tag(text, search, &CALL_ELEMENTS, &CALL_ATTRIBUTES)?;
         search = name_at;
         let Some((name, attributes_at)) = quoted(text, name_at) else {
             continue;
@@ -300,14 +303,26 @@ fn find_invoke(text: &str, from: usize) -> Option<Invoke<'_>> {
 }
 
 /// The first tag at or after `from` whose element is one of `elements`
-/// (after a tag-name prefix such as `minimax:` or `｜DSML｜`) with a `name`
-/// attribute: where its `<` is, and where the attribute's value starts.
-fn find_named_tag(text: &str, from: usize, elements: &[&str]) -> Option<(usize, usize)> {
+/// (after a tag-name prefix such as `minimax:` or `｜DSML｜`) with one of
+/// `attributes` (each with its leading space): where its `<` is, and where
+/// the attribute's value starts. Each `=` is looked at once.
+fn find_named_tag(
+    text: &str,
+    from: usize,
+    elements: &[&str],
+    attributes: &[&str],
+) -> Option<(usize, usize)> {
     let mut search = from;
     loop {
-        let at = search + text[search..].find(NAME_ATTRIBUTE)?;
-        search = at + NAME_ATTRIBUTE.len();
-        let Some((lt, tag)) = tag_name_before(text, at) else {
+        let equals = search + text[search..].find('=')?;
+        search = equals + 1;
+        let Some(attribute) = attributes
+            .iter()
+            .find(|attribute| text[..equals].ends_with(**attribute))
+        else {
+            continue;
+        };
+        let Some((lt, tag)) = tag_name_before(text, equals - attribute.len()) else {
             continue;
         };
         if elements.iter().any(|element| tag.ends_with(element)) {
@@ -362,32 +377,51 @@ fn quoted(text: &str, at: usize) -> Option<(&str, usize)> {
 /// them.
 fn invoke_call(text: &str, lt: usize) -> Option<Read> {
     let invoke = find_invoke(text, lt)?;
-    let (body_end, end, mut complete) = match find_closing_tag(text, invoke.body_at, &CALL_ELEMENTS)
-    {
+    let (body_end, end, complete) = match find_closing_tag(text, invoke.body_at, &CALL_ELEMENTS) {
         Some((start, end)) => (start, end, true),
         None => (text.len(), text.len(), false),
     };
     let body = &text[invoke.body_at..body_end];
+    let (arguments, whole) = argument_elements(body);
+    Some((
+        FamilyCall {
+            name: invoke.name.to_string(),
+            arguments: Value::Object(arguments),
+            end,
+        },
+        complete && whole,
+    ))
+}
+
+/// The arguments written as `<parameter name="KEY">VALUE</parameter>`
+/// elements (or `<param name=…>`, `<arg key=…>`, any tag prefix) in
+/// `body`, or `None` when it holds none. A value is JSON when it reads as
+/// JSON, else its text (always its text with `string="true"`).
+pub fn read_argument_elements(body: &str) -> Option<Map<String, Value>> {
+    let (arguments, _) = argument_elements(body);
+    (!arguments.is_empty()).then_some(arguments)
+}
+
+/// The argument elements in `body`, and whether each was read to its
+/// closing tag.
+fn argument_elements(body: &str) -> (Map<String, Value>, bool) {
     let mut arguments = Map::new();
     let mut at = 0;
-    while let Some((_, name_at)) = find_named_tag(body, at, &ARGUMENT_ELEMENTS) {
+    while let Some((_, name_at)) =
+        find_named_tag(body, at, &ARGUMENT_ELEMENTS, &ARGUMENT_ATTRIBUTES)
+    {
         let Some((key, attributes_at)) = quoted(body, name_at) else {
-            complete = false;
-            break;
+            return (arguments, false);
         };
         let Some(tag_len) = window(&body[attributes_at..], NAME_WINDOW).find('>') else {
-            complete = false;
-            break;
+            return (arguments, false);
         };
         let tag_end = attributes_at + tag_len;
         let raw = body[attributes_at..tag_end].contains("string=\"true\"");
         let value_at = tag_end + 1;
-        let (value_end, next) = match find_closing_tag(body, value_at, &ARGUMENT_ELEMENTS) {
-            Some(found) => found,
-            None => {
-                complete = false;
-                (body.len(), body.len())
-            }
+        let Some((value_end, next)) = find_closing_tag(body, value_at, &ARGUMENT_ELEMENTS) else {
+            arguments.insert(key.to_string(), element_value(&body[value_at..], raw));
+            return (arguments, false);
         };
         arguments.insert(
             key.to_string(),
@@ -395,14 +429,7 @@ fn invoke_call(text: &str, lt: usize) -> Option<Read> {
         );
         at = next;
     }
-    Some((
-        FamilyCall {
-            name: invoke.name.to_string(),
-            arguments: Value::Object(arguments),
-            end,
-        },
-        complete,
-    ))
+    (arguments, true)
 }
 
 /// Where a wrapper tag around the call at `lt` starts (`<function_calls>`,

@@ -84,6 +84,7 @@ pub(crate) fn read_action(text: &str, value: usize, limit: usize) -> ActionValue
         || line.starts_with('{')
         || line.starts_with("<tool_call>")
         || foreign::opens_call(line)
+        || crate::xml_tags::opens_tag_step(line)
     {
         return ActionValue::Blob(name_at);
     }

@@ -14,7 +14,9 @@
 //!   `Action Input:`, `Final Answer:` or `Observation:` written in title or
 //!   upper case, even glued to the word before (`…search.Action: search`,
 //!   `answerFinal Answer: 42`). This reads outputs that put a whole step on
-//!   one line. Inside a code fence, only line-start labels count.
+//!   one line. A bare `Answer:` counts mid-line only right after a
+//!   sentence ends (`…the user. Answer: Hello`). Inside a code fence, only
+//!   line-start labels count.
 //!
 //! The [`Scanner`] walks the text forward once, so finding every label is
 //! linear in the length of the text. All offsets are byte offsets found by
@@ -82,6 +84,10 @@ const STRICT: [(&str, Label); 10] = [
     ("Action", Label::Action),
     ("ACTION", Label::Action),
 ];
+
+/// Mid-line labels only right after the end of a sentence: on their own
+/// they are too common a word (`The Answer: …`).
+const AFTER_SENTENCE: [&str; 2] = ["Answer", "ANSWER"];
 
 /// The largest char boundary of `s` at or below `i`.
 pub(crate) fn floor_boundary(s: &str, i: usize) -> usize {
@@ -497,11 +503,24 @@ pub(crate) fn strict_label_before(
     let before = before
         .trim_end_matches(|c: char| c.is_ascii_digit())
         .trim_end();
-    STRICT.iter().find_map(|(word, label)| {
-        before
-            .ends_with(word)
-            .then(|| (*label, from + before.len() - word.len()))
-    })
+    STRICT
+        .iter()
+        .find_map(|(word, label)| {
+            before
+                .ends_with(word)
+                .then(|| (*label, from + before.len() - word.len()))
+        })
+        .or_else(|| {
+            // A bare `Answer:` right after a sentence ends.
+            let word = AFTER_SENTENCE
+                .iter()
+                .find(|word| before.ends_with(**word))?;
+            let start = before.len() - word.len();
+            let sentence_ended = before[..start]
+                .trim_end()
+                .ends_with(['.', '!', '?', '。', '！', '？']);
+            sentence_ended.then_some((Label::FinalAnswer, from + start))
+        })
 }
 
 /// `true` for a line that opens or closes a code fence.

@@ -1,17 +1,28 @@
 //! Steps written in XML-like tags instead of ReAct lines: LangChain's XML
 //! agent asks for `<tool>NAME</tool><tool_input>VALUE</tool_input>` and
 //! `<final_answer>TEXT</final_answer>`, models prompted with tags answer
-//! with `<action>`/`<action_input>`, and models tuned to reason in
+//! with `<action>`/`<action_input>` (or, as dspy-go asks, `<action>`
+//! around `<tool_name>` and `<arguments>` holding `<arg key="…">`
+//! elements), and models tuned to reason in
 //! `<think>` tags put their reply in `<answer>…</answer>`. The closing tag
 //! of an input or an answer may be missing: the XML agent's stop sequence
 //! is `</tool_input>`, and a token limit cuts anywhere.
+
+use agent_core::family_calls::read_argument_elements;
+use serde_json::Value;
 
 use crate::action::clean_name;
 use crate::blob::{Blob, skip_space};
 use crate::input::decode_input;
 
 /// Opening tags of a tool name, with their closing tags.
-const NAME_TAGS: [(&str, &str); 2] = [("<tool>", "</tool>"), ("<action>", "</action>")];
+const NAME_TAGS: [(&str, &str); 3] = [
+    ("<tool>", "</tool>"),
+    ("<action>", "</action>"),
+    ("<tool_name>", "</tool_name>"),
+];
+/// A tag that may wrap a whole step (`<action><tool_name>…`).
+const WRAPPER: &str = "<action>";
 /// Opening tags of a tool's input, with their closing tags.
 const INPUT_TAGS: [(&str, &str); 4] = [
     ("<tool_input>", "</tool_input>"),
@@ -52,6 +63,17 @@ pub(crate) fn read_tag_step(text: &str, p: usize) -> Option<Blob> {
             }
         });
     }
+    // `<action>` around the name and input tags: the step is inside.
+    if let Some(inner) = rest.strip_prefix(WRAPPER) {
+        let at = skip_space(text, p + WRAPPER.len());
+        let names_inside = inner.trim_start().starts_with('<')
+            && NAME_TAGS
+                .iter()
+                .any(|(open, _)| *open != WRAPPER && text[at..].starts_with(open));
+        if names_inside {
+            return read_tag_step(text, at);
+        }
+    }
     let (open, close) = NAME_TAGS.iter().find(|(open, _)| rest.starts_with(open))?;
     let from = p + open.len();
     let window = &text[from..crate::labels::floor_boundary(text, from + NAME_WINDOW)];
@@ -73,9 +95,15 @@ pub(crate) fn read_tag_step(text: &str, p: usize) -> Option<Blob> {
         return Some(Blob::Failed { stop: after_name });
     }
     let (body, end) = until_close(text, at + input_open.len(), input_close);
+    // `<arg key="…">` or `<parameter name="…">` elements are the arguments.
+    let input = if body.trim_start().starts_with('<') {
+        read_argument_elements(body).map_or_else(|| decode_input(body), Value::Object)
+    } else {
+        decode_input(body)
+    };
     Some(Blob::Action {
         tool: name,
-        input: decode_input(body),
+        input,
         thought: None,
         end,
     })
@@ -115,6 +143,24 @@ mod tests {
         };
         assert_eq!(input, json!({"expression": "2+2"}));
         assert_eq!(&text[end..], " more");
+    }
+
+    #[test]
+    fn a_wrapped_step_with_argument_elements_is_an_action() {
+        let text = "<action>\n<tool_name>search_files</tool_name>\n<arguments><arg key=\"pattern\">*.go</arg><arg key=\"limit\">5</arg></arguments>\n</action>";
+        let Some(Blob::Action { tool, input, .. }) = read_tag_step(text, 0) else {
+            panic!("not an action");
+        };
+        assert_eq!(
+            (tool.as_str(), input),
+            ("search_files", json!({"pattern": "*.go", "limit": 5}))
+        );
+        // Nested wrappers are not unwrapped again and again.
+        let nested = "<action>".repeat(1000);
+        assert!(!matches!(
+            read_tag_step(&nested, 0),
+            Some(Blob::Action { .. })
+        ));
     }
 
     #[test]

@@ -693,3 +693,28 @@ fn a_fenced_block_inside_a_plain_input_keeps_its_label_lines() {
         action("write", json!("a:\n```\nx\n```"))
     );
 }
+
+// A bare `Answer:` in the middle of a line is the answer only right after
+// a sentence ends (a streamed reply whose `Thought` label was eaten).
+#[test]
+fn a_bare_answer_mid_line_after_a_sentence() {
+    assert_eq!(
+        j("The user greeted me twice. Answer: Hello again! How can I help?"),
+        final_answer("Hello again! How can I help?")
+    );
+    assert_eq!(j("Thought: I know it now。Answer: 42"), final_answer("42"));
+    for text in [
+        "The Answer: is not in the notes",
+        "Thought: check the Answer: field\nAction: search\nAction Input: answer field",
+    ] {
+        assert_ne!(j(text)["kind"], "final", "{text}");
+    }
+}
+
+// dspy's XML action: `<action>` around `<tool_name>` and `<arguments>` with
+// `<arg key=…>` elements, after markdown heading labels.
+#[test]
+fn an_xml_action_with_argument_elements() {
+    let text = "## thought:\nI need the entry point.\n\n## action:\n<action>\n<tool_name>search_files</tool_name>\n<arguments><arg key=\"pattern\">*.go</arg></arguments>\n</action>";
+    assert_eq!(j(text), action("search_files", json!({"pattern": "*.go"})));
+}
