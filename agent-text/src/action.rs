@@ -249,10 +249,12 @@ fn is_no_action(name: &str) -> bool {
 }
 
 /// A sentence rather than a name: more words than a name has, several
-/// words ending like a sentence, or several words opening like one.
+/// words ending like a sentence, or several words opening like one; or
+/// the full-width punctuation of a CJK sentence, whose words no spaces
+/// separate.
 fn is_sentence(name: &str) -> bool {
     let words = name.split_whitespace().count();
-    if words > MAX_NAME_WORDS {
+    if words > MAX_NAME_WORDS || name.contains(['，', '。', '！', '？', '；', '、']) {
         return true;
     }
     let first = name
@@ -387,6 +389,7 @@ mod tests {
             "I will use the search tool to look it up",
             "Search the knowledge base, then answer.",
             "I need to compute this first.",
+            "没有使用工具的必要，因为我已经得到了完整的症状列表。",
         ] {
             assert!(
                 matches!(read_action(text, 0, text.len()), ActionValue::Invalid(_)),
@@ -394,6 +397,7 @@ mod tests {
             );
         }
         assert_eq!(named("Intermediate Answer").0, "Intermediate Answer");
+        assert_eq!(named("个人资产查询工具").0, "个人资产查询工具");
         assert_eq!(named("`search`.").0, "search");
     }
 }

@@ -26,6 +26,11 @@ fn all_outputs_quoted_in_bug_reports_parse_as_expected() {
 }
 
 #[test]
+fn outputs_in_other_languages_parse_as_expected() {
+    check_cases(include_str!("data/non_english_outputs.jsonl"), 31);
+}
+
+#[test]
 fn more_real_outputs_parse_as_expected_but_the_known_gaps() {
     check_cases_with_gaps(include_str!("data/more_real_outputs.jsonl"), 50, 3);
 }
