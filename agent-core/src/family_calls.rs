@@ -15,7 +15,8 @@
 //!   `<arg_value>VALUE</arg_value>` pairs (LongCat's tags add a
 //!   `longcat_` prefix), or by a JSON object, maybe fenced (DeepSeek V4's
 //!   degenerate `<｜DSML｜toolcall>NAME`);
-//! - Functionary's `>>>NAME` line before a JSON object.
+//! - Functionary's `>>>NAME` line before a JSON object (its `>>>all` line
+//!   opens prose for the user instead: [`functionary_prose`]).
 //!
 //! [`read_family_calls`] reads them in one forward pass; both transports
 //! use it after their own readers: the text transport takes the first
@@ -657,6 +658,19 @@ fn functionary_head(text: &str, at: usize) -> Option<(&str, usize)> {
     (opens_object && is_name(name) && name != FUNCTIONARY_PROSE).then_some((name, json_at))
 }
 
+/// The prose of a reply that opens with Functionary's `>>>all` recipient
+/// line (its words for the user, not a call), when nothing in it is a
+/// call in these formats.
+pub fn functionary_prose(text: &str) -> Option<&str> {
+    let rest = text.trim_start().strip_prefix(FUNCTIONARY_OPEN)?;
+    let rest = rest.strip_prefix(FUNCTIONARY_PROSE)?;
+    let (head, prose) = rest.split_once('\n')?;
+    if !head.trim().is_empty() || read_family_calls(text).is_some() {
+        return None;
+    }
+    Some(prose.trim())
+}
+
 /// The Functionary call at `at`.
 fn functionary_call(text: &str, at: usize) -> Option<Read> {
     let (name, json_at) = functionary_head(text, at)?;
@@ -806,6 +820,17 @@ mod tests {
         // Prose for the user, a `>>>` inside a line, a quote: no calls.
         assert!(read_family_calls(">>>all\nHello there").is_none());
         assert!(read_family_calls("Python's prompt is >>>print\n{}").is_none());
+    }
+
+    #[test]
+    fn functionary_prose_is_not_a_call() {
+        assert_eq!(functionary_prose(">>>all\nIt is 42."), Some("It is 42."));
+        assert_eq!(
+            functionary_prose(">>>all\nLet me check.>>>search\n{\"q\": 1}"),
+            None
+        );
+        assert_eq!(functionary_prose(">>>allow\nx"), None);
+        assert_eq!(functionary_prose("It is 42."), None);
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::answer_tool::{
 };
 use crate::content_calls::{calls_ending_reasoning, calls_in_content, looks_like_broken_call};
 use crate::words::{words_constraint, words_constraint_with_numbers};
+use agent_core::family_calls::functionary_prose;
 use agent_core::harmony::{HarmonyStep, read_harmony};
 use agent_core::model::parse_arguments;
 use agent_core::reasoning::split_reasoning;
@@ -342,7 +343,9 @@ impl Transport for NativeTransport {
             // an answer.
             Decision::Malformed("the reply held no words or numbers, only punctuation".into())
         } else {
-            Decision::Final(text.trim().to_string())
+            // Functionary writes its answer after a `>>>all` line.
+            let answer = functionary_prose(&text).unwrap_or(&text);
+            Decision::Final(answer.trim().to_string())
         };
         Interpretation {
             turn: Turn { thought, decision },

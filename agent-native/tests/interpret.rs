@@ -115,20 +115,20 @@ fn calls_in_families_own_formats_are_made() {
     for line in data.lines().filter(|l| !l.trim().is_empty()) {
         let case: serde_json::Value = serde_json::from_str(line).unwrap();
         let expect = &case["expect"];
-        if expect["kind"] != "action" {
-            continue;
-        }
         let text = case["text"].as_str().unwrap();
-        match decide(text) {
-            Decision::Act(calls) => {
+        match (decide(text), expect["kind"].as_str()) {
+            (Decision::Act(calls), Some("action")) => {
                 assert_eq!(calls[0].name, expect["tool"], "{}", case["id"]);
                 assert_eq!(calls[0].arguments, expect["input"], "{}", case["id"]);
             }
-            other => panic!("{}: {other:?}", case["id"]),
+            (Decision::Final(answer), Some("final")) => {
+                assert_eq!(answer, expect["answer"], "{}", case["id"]);
+            }
+            (other, _) => panic!("{}: {other:?}", case["id"]),
         }
         checked += 1;
     }
-    assert_eq!(checked, 26);
+    assert_eq!(checked, 27);
 }
 
 #[test]

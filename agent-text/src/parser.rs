@@ -32,7 +32,7 @@ use agent_core::reasoning::split_reasoning;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use agent_core::family_calls::{find_json_call_marker, read_family_calls};
+use agent_core::family_calls::{find_json_call_marker, functionary_prose, read_family_calls};
 use agent_core::kimi::read_kimi_calls;
 
 use crate::action::{ActionValue, read_action};
@@ -337,6 +337,16 @@ fn parse_body(text: &str, range: Range<usize>, thought: String, options: ParseOp
                 (before, prose) => before.or(prose),
             },
             end: offset + end,
+        };
+    }
+    // Functionary's answer after its `>>>all` recipient line.
+    if !walk.saw_marker
+        && let Some(answer) = functionary_prose(body).and_then(clean)
+    {
+        return Parsed::Final {
+            answer,
+            thought: reasoning,
+            end: offset + body.len(),
         };
     }
     if options.implicit_final_answer

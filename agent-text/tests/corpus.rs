@@ -36,8 +36,8 @@ fn more_real_outputs_parse_as_expected_but_the_known_gaps() {
 }
 
 #[test]
-fn calls_in_families_own_formats_parse_as_expected_but_the_known_gap() {
-    check_cases_with_gaps(include_str!("data/family_calls.jsonl"), 26, 1);
+fn calls_in_families_own_formats_parse_as_expected() {
+    check_cases(include_str!("data/family_calls.jsonl"), 27);
 }
 
 /// Checks the cases of a corpus as [`check_cases`] does, except those
