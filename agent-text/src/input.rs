@@ -57,8 +57,14 @@ pub(crate) fn read_input(text: &str, start: usize, scanner: &mut Scanner<'_>) ->
             }
             let end = plain_input_end(text, p, scanner);
             let raw = without_stray_fence(text[p..end].trim());
+            // A label right after `Action Input:` on its line: no input.
+            let value = if raw.is_empty() {
+                empty_object()
+            } else {
+                decode_plain(raw)
+            };
             Input {
-                value: Ok(decode_plain(raw)),
+                value: Ok(value),
                 end: p + raw.len(),
             }
         }
@@ -193,7 +199,8 @@ fn json_limit(text: &str, p: usize) -> usize {
             .find('\n')
             .map_or(rest.len(), |n| line_start + n);
         if line_label(&rest[line_start..line_end]).is_some() {
-            return p + line_start;
+            // Before the line break too: an unclosed string does not take it.
+            return p + rest[..line_start].trim_end().len();
         }
         offset = line_start;
     }
@@ -204,7 +211,7 @@ fn json_limit(text: &str, p: usize) -> usize {
 /// starts with a quoted key or `key:`, or an array that starts with a
 /// value. `{temperature in SF}` is prose in braces; `{query: x y}` is
 /// broken JSON.
-fn looks_like_json(text: &str) -> bool {
+pub(crate) fn looks_like_json(text: &str) -> bool {
     let mut chars = text.chars();
     let open = chars.next();
     let inner = chars.as_str().trim_start();

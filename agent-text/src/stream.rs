@@ -2,9 +2,10 @@
 //! the moment an action is complete, so the driver can drop the stream
 //! before the model rambles into a fake observation. An action is complete
 //! when its JSON input's brackets close (string-aware), when a fenced
-//! input's closing fence arrives, when a plain-text input's line ends or
-//! another label starts on it, or when a paper-style `Action: Tool[input]`
-//! line ends. A final answer is never cut.
+//! input's closing fence arrives, when the next label after a plain-text
+//! input starts (an input may run over several lines, and a fenced block
+//! it opens is its text, as the parser reads it), or when a paper-style
+//! `Action: Tool[input]` line ends. A final answer is never cut.
 //!
 //! It recognises labels exactly as the parser does (at line starts or
 //! mid-line, ASCII or full-width colons), keeps its scan position between
@@ -14,7 +15,9 @@
 use agent_core::reasoning::REASONING_TAGS;
 use agent_core::transport::StreamWatcher;
 
+use crate::input::looks_like_json;
 use crate::labels::{Label, colon_at, line_label, strict_label_before};
+use crate::lenient_json::read_lenient;
 
 /// Reasoning blocks that may open a turn (see [`agent_core::reasoning`]),
 /// with gpt-oss's thinking channel, which ends at `<|end|>`.
@@ -43,8 +46,9 @@ enum State {
     Seeking,
     /// After `Action Input:`, before its first character.
     AwaitInput,
-    /// Inside a JSON input.
+    /// Inside a JSON input that began at `start`.
     Json {
+        start: usize,
         depth: u32,
         quote: Option<u8>,
         escaped: bool,
@@ -53,8 +57,9 @@ enum State {
     },
     /// Inside a fenced input (`opener` is where its ```` ``` ```` starts).
     Fenced { opener: usize },
-    /// Inside a plain-text input that began at `start`.
-    Line { start: usize },
+    /// Inside a plain-text input that began at `start` (`in_fence`: in a
+    /// fenced block that the input opened, where labels are its text).
+    Line { start: usize, in_fence: bool },
     /// A final answer: read to the end.
     Final,
 }
@@ -129,7 +134,7 @@ impl ActionWatcher {
                 State::AwaitInput => self.await_input(),
                 State::Json { .. } => self.scan_json(),
                 State::Fenced { opener } => self.scan_fence(opener),
-                State::Line { start } => self.scan_line(start),
+                State::Line { start, in_fence } => self.scan_line(start, in_fence),
                 State::Final => {
                     self.pos = self.text.len();
                     None
@@ -226,16 +231,27 @@ impl ActionWatcher {
         let bytes = self.text.as_bytes();
         let i = self.pos;
         let b = bytes[i];
-        if b.is_ascii_whitespace() || b == b'*' {
+        if b.is_ascii_whitespace() {
             if b == b'\n' {
                 self.new_line(i);
-            } else {
-                self.note_content(i, b);
             }
             self.pos = i + 1;
             return None;
         }
         self.note_content(i, b);
+        if b == b'*' {
+            // Bold markup before the value (`** {…}`) when a space follows
+            // the stars, as the parser reads it; else the value's text.
+            let rest = &self.text[i..];
+            let stars = rest.len() - rest.trim_start_matches('*').len();
+            if stars == rest.len() {
+                return Some(Progress::Wait);
+            }
+            if rest.as_bytes()[stars].is_ascii_whitespace() {
+                self.pos = i + stars;
+                return None;
+            }
+        }
         match b {
             b'`' => {
                 let rest = &self.text[i..];
@@ -246,18 +262,27 @@ impl ActionWatcher {
                     self.state = State::Fenced { opener: i };
                     self.pos = i + 3;
                 } else {
-                    self.state = State::Line { start: i };
+                    self.state = State::Line {
+                        start: i,
+                        in_fence: false,
+                    };
                 }
             }
             b'{' | b'[' => {
                 self.state = State::Json {
+                    start: i,
                     depth: 0,
                     quote: None,
                     escaped: false,
                     first_line: self.line_start,
                 };
             }
-            _ => self.state = State::Line { start: i },
+            _ => {
+                self.state = State::Line {
+                    start: i,
+                    in_fence: false,
+                }
+            }
         }
         None
     }
@@ -270,6 +295,7 @@ impl ActionWatcher {
             let i = self.pos;
             let b = bytes[i];
             let State::Json {
+                start,
                 depth,
                 quote,
                 escaped,
@@ -303,18 +329,31 @@ impl ActionWatcher {
                 b'}' | b']' => {
                     *depth = depth.saturating_sub(1);
                     if *depth == 0 {
-                        return Some(Progress::Cut(i + 1));
+                        // Braces round prose (`{t} more`) are plain text
+                        // to the parser, which reads on to the next label.
+                        let start = *start;
+                        let value = &self.text[start..=i];
+                        if read_lenient(value).is_ok() || looks_like_json(value) {
+                            return Some(Progress::Cut(i + 1));
+                        }
+                        self.state = State::Line {
+                            start,
+                            in_fence: false,
+                        };
+                        return None;
                     }
                 }
                 _ => {}
             }
             if let Some(colon_len) = colon_at(bytes, i) {
                 let content = self.content_start.unwrap_or(i);
+                let start = *start;
                 if self.line_start > *first_line
                     && i - content <= LINE_LABEL_REACH
                     && line_label(&self.text[content..i + colon_len]).is_some()
+                    && let Some(cut) = self.input_end(start, self.line_start)
                 {
-                    return Some(Progress::Cut(self.line_start - 1));
+                    return Some(Progress::Cut(cut));
                 }
             }
         }
@@ -350,26 +389,66 @@ impl ActionWatcher {
         None
     }
 
-    /// A plain-text input: complete at the end of its line, or where a
-    /// label starts on it.
-    fn scan_line(&mut self, start: usize) -> Option<Progress> {
+    /// A plain-text input: complete where the next label starts, at a line
+    /// start (leniently) or mid-line (strictly), as the parser reads it; the
+    /// lines of a fenced block that the input opens are its text.
+    fn scan_line(&mut self, start: usize, in_fence: bool) -> Option<Progress> {
         let bytes = self.text.as_bytes();
         let i = self.pos;
         let b = bytes[i];
         if b == b'\n' {
-            return Some(Progress::Cut(i));
-        }
-        match colon_at(bytes, i) {
-            Some(colon_len) => {
-                self.pos = i + colon_len;
-                if let Some((_, label_start)) = strict_label_before(&self.text, i, start) {
-                    let cut = start + self.text[start..label_start].trim_end().len();
+            let line = &self.text[self.line_start..i];
+            let later_line = self.line_start > start;
+            let fence_line = later_line && line.trim_start().starts_with("```");
+            if fence_line && (in_fence || !line.trim_start()[3..].contains("```")) {
+                self.state = State::Line {
+                    start,
+                    in_fence: !in_fence,
+                };
+            } else if later_line && !in_fence && line_label(line.trim()).is_some() {
+                // A label line with no colon (`### Final Answer`).
+                if let Some(cut) = self.input_end(start, self.line_start) {
                     return Some(Progress::Cut(cut));
                 }
             }
+            self.new_line(i);
+            self.pos = i + 1;
+            return None;
+        }
+        let colon = colon_at(bytes, i);
+        self.note_content(i, b);
+        match colon {
+            Some(colon_len) if !in_fence => {
+                self.pos = i + colon_len;
+                if let Some((_, label_start)) = self.label_at(i, colon_len, start)
+                    && let Some(cut) = self.input_end(start, label_start)
+                {
+                    return Some(Progress::Cut(cut));
+                }
+            }
+            Some(colon_len) => self.pos = i + colon_len,
             None => self.pos = i + 1,
         }
         None
+    }
+
+    /// Where an input that starts at `start` ends, before a label at
+    /// `label_start`: after its last non-space byte (at `start` when the
+    /// label opens the input's own line). `None` when the text kept would
+    /// read otherwise on its own: its last line alone a label word
+    /// (`Thought` glued to an `Action:`) or the start of the stop word
+    /// (`Obs`), which the parser drops; the stream is then not cut.
+    fn input_end(&self, start: usize, label_start: usize) -> Option<usize> {
+        let label_start = label_start.max(start);
+        let end = start + self.text[start..label_start].trim_end().len();
+        let line_from = self.text[..end].rfind('\n').map_or(0, |n| n + 1);
+        let last_line = self.text[line_from..end].trim();
+        let lowered = last_line.to_ascii_lowercase();
+        let reads_otherwise = end > start
+            && line_from >= start
+            && (line_label(last_line).is_some()
+                || (lowered.len() >= 3 && "observation".starts_with(&lowered)));
+        (!reads_otherwise).then_some(end)
     }
 }
 
@@ -431,12 +510,29 @@ mod tests {
     }
 
     #[test]
-    fn line_input_completes_at_the_end_of_its_line() {
+    fn line_input_completes_where_the_next_label_starts() {
         let text = "Action: calculator\nAction Input: 17*83 + 12**3\nObservation: 9";
         assert_eq!(
             cut(text, 2),
             "Action: calculator\nAction Input: 17*83 + 12**3"
         );
+        // Over several lines, as the parser reads a plain input; a label
+        // line without a colon ends it too.
+        let text = "Action: note\nAction Input: line one\nline two\n\nThought: next";
+        assert_eq!(
+            cut(text, 3),
+            "Action: note\nAction Input: line one\nline two"
+        );
+        let text = "Action: note\nAction Input: first\n### Final Answer\nx";
+        assert_eq!(cut(text, 3), "Action: note\nAction Input: first");
+        // Label lines inside a fenced block the input opens are its text.
+        let text = "Action: save\nAction Input: the notes\n```\nThought: kept\n```\nObservation: x";
+        assert_eq!(
+            cut(text, 4),
+            "Action: save\nAction Input: the notes\n```\nThought: kept\n```"
+        );
+        // A stream that ends inside the input is not cut.
+        assert_eq!(feed("Action: note\nAction Input: one\ntwo", 2), None);
         let paper = "Thought: look\nAction: Search[Paris]\nObservation: x";
         assert_eq!(cut(paper, 4), "Thought: look\nAction: Search[Paris]");
     }

@@ -27,8 +27,22 @@ pub(crate) struct Pattern {
 /// drafts that is never closed, reasoning tags over and over, harmony
 /// messages without end, deeply nested brackets, one long line, and
 /// other families' tagged calls that never close (`<invoke>` elements,
-/// GLM pairs, DeepSeek tokens, Functionary lines, markers before JSON).
-pub(crate) const PATTERNS: [Pattern; 20] = [
+/// GLM pairs, DeepSeek tokens, Functionary lines, markers before JSON),
+/// and a plain-text input that runs on, a colon at a time or a line (and
+/// fence) at a time.
+pub(crate) const PATTERNS: [Pattern; 22] = [
+    Pattern {
+        name: "input_colons",
+        prefix: "Action: a\nAction Input: x",
+        open: ":",
+        close: "",
+    },
+    Pattern {
+        name: "input_lines",
+        prefix: "Action: a\nAction Input: x\n",
+        open: "more: text\n```\n",
+        close: "",
+    },
     Pattern {
         name: "invoke_tags",
         prefix: "",

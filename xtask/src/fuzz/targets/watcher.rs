@@ -8,7 +8,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use agent_core::transport::StreamWatcher;
-use agent_text::ActionWatcher;
+use agent_text::{ActionWatcher, Parsed, parse};
 
 use super::parser::REACT_DICTIONARY;
 use super::{Outcome, Target, Violation, check_cut, nanos_since, signature};
@@ -57,6 +57,9 @@ impl Target for Watcher {
                 ),
             ));
         }
+        if let Some(n) = chunked {
+            agrees_with_the_parser(text, n)?;
+        }
         let cut = match chunked {
             None => 0,
             Some(n) if n == text.len() => 1,
@@ -67,6 +70,50 @@ impl Target for Watcher {
             nanos,
             signature: signature(&[b"watch", &[cut]]),
         })
+    }
+}
+
+/// The step read from the text the watcher kept is the step read from the
+/// whole text: a cut never changes a plain-text input or its tool.
+fn agrees_with_the_parser(text: &str, cut: usize) -> Result<(), Violation> {
+    let Parsed::Action { tool, input, .. } = parse(text) else {
+        return Ok(());
+    };
+    // Plain-text inputs only: a JSON input is cut where its brackets
+    // close, and broken JSON is repaired by rules the watcher does not
+    // mirror.
+    if !input.is_string() || text.contains(['{', '[']) {
+        return Ok(());
+    }
+    // A fence cut at its closing backticks can read otherwise when more
+    // backticks follow on its line; fences are left to the other oracles.
+    if text.contains("```") {
+        return Ok(());
+    }
+    // A reply that opens with a tag is read by the parser's tag readers,
+    // which the watcher, following ReAct labels, does not mirror.
+    if text.trim_start().starts_with('<') {
+        return Ok(());
+    }
+    // A reasoning block closed later in the text (a `</think>` whose
+    // opening tag was in the prompt) cannot be known while streaming.
+    if agent_core::reasoning::split_reasoning(text).is_some() {
+        return Ok(());
+    }
+    match parse(&text[..cut]) {
+        Parsed::Action {
+            tool: kept_tool,
+            input: kept_input,
+            ..
+        } if kept_tool == tool && kept_input == input => Ok(()),
+        kept => Err(Violation::new(
+            "watcher-parse",
+            "the cut changes the step",
+            format!(
+                "whole text: {tool} {input}; cut at {cut}: {}",
+                kept.to_json()
+            ),
+        )),
     }
 }
 
