@@ -294,7 +294,10 @@ fn call_arguments(
             Err(reason) => Some((Err(reason), line_end)),
         };
     }
-    let close = text[inner_at..line_end].rfind(')')? + inner_at;
+    let Some(close) = text[inner_at..line_end].rfind(')') else {
+        return cut_keyword_call(text, inner_at).map(|value| (Ok(value), text.len()));
+    };
+    let close = close + inner_at;
     let args = text[inner_at..close].trim();
     let end = close + 1;
     if args.is_empty() {
@@ -310,6 +313,27 @@ fn call_arguments(
         return Some((Ok(decode_plain(args)), end));
     }
     None
+}
+
+/// A call cut off by the end of the reply inside its one keyword
+/// argument's string (`finish(answer="…` at the token limit): that
+/// argument, with the text it has.
+fn cut_keyword_call(text: &str, inner_at: usize) -> Option<Value> {
+    let args = text[inner_at..].trim_start();
+    let eq = args.find('=')?;
+    let key = args[..eq].trim();
+    if key.is_empty() || !key.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let value = args[eq + 1..].trim_start();
+    let quote = value.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+    let body = &value[1..];
+    if body.contains(quote) {
+        return None;
+    }
+    let mut map = Map::new();
+    map.insert(key.to_string(), Value::String(body.trim_end().to_string()));
+    Some(Value::Object(map))
 }
 
 /// The byte after the `)` that closes a call whose arguments end at `end`.

@@ -718,3 +718,19 @@ fn an_xml_action_with_argument_elements() {
     let text = "## thought:\nI need the entry point.\n\n## action:\n<action>\n<tool_name>search_files</tool_name>\n<arguments><arg key=\"pattern\">*.go</arg></arguments>\n</action>";
     assert_eq!(j(text), action("search_files", json!({"pattern": "*.go"})));
 }
+
+// A keyword call on the Action line cut off inside its string by the end
+// of the reply (the token limit) keeps the text it has.
+#[test]
+fn a_keyword_call_cut_inside_its_string() {
+    assert_eq!(
+        j("Thought: done\nAction: finish(answer=\"The tallest is Everest, at 8"),
+        final_answer("The tallest is Everest, at 8")
+    );
+    assert_eq!(
+        j("Action: search(query='the tallest mount"),
+        action("search", json!({"query": "the tallest mount"}))
+    );
+    // A closed string without its `)` is no cut call.
+    assert!(is_error("Action: search(query='x' and more"));
+}
