@@ -136,7 +136,7 @@ pub fn read_family_calls(text: &str) -> Option<FamilyCalls> {
 /// call (`{`) or list of calls (`[`): the offset of that bracket. `None`
 /// when the line does not open with a marker followed by one. Markers are
 /// special tokens (`<|…|>`), tags without spaces (`<TOOLCALL>`) and the
-/// words in [`MARKER_WORDS`]; whether the JSON is a call is for the caller
+/// word `functools` (Phi-4-mini); whether the JSON is a call is for the caller
 /// to check.
 pub fn json_call_marker_len(line: &str) -> Option<usize> {
     let mut at = 0;
