@@ -71,8 +71,8 @@ pub(crate) fn calls_in_content(content: &str, tool_names: &[&str]) -> Vec<ToolCa
 }
 
 /// The calls that end a model's reasoning, written in a family's own call
-/// tokens or tags (DeepSeek V3.1 and V4 and MiniMax emit their calls
-/// before closing their thinking, so a server puts them in the
+/// tokens or tags (DeepSeek V3.1 and V4, MiniMax and Qwen3.5 emit their
+/// calls before closing their thinking, so a server puts them in the
 /// reasoning): the prose before them, and the calls. Nothing but closing
 /// tags may follow the calls, and every call must be whole; a JSON object
 /// or a call mentioned mid-reasoning stays a draft, not a call.
@@ -80,18 +80,42 @@ pub(crate) fn calls_ending_reasoning(
     reasoning: &str,
     tool_names: &[&str],
 ) -> Option<(String, Vec<ToolCall>)> {
-    let (start, end) = match read_kimi_calls(reasoning).filter(|read| read.complete) {
-        Some(read) => (read.prose_end, read.calls.last()?.end),
-        None => {
-            let read = read_family_calls(reasoning).filter(|read| read.complete)?;
-            (read.prose_end, read.calls.last()?.end)
-        }
+    let kimi = read_kimi_calls(reasoning)
+        .filter(|read| read.complete)
+        .and_then(|read| Some((read.prose_end, read.calls.last()?.end)));
+    let family = || {
+        read_family_calls(reasoning)
+            .filter(|read| read.complete)
+            .and_then(|read| Some((read.prose_end, read.calls.last()?.end)))
     };
+    let (start, end) = kimi
+        .or_else(family)
+        .or_else(|| last_tool_call_blocks(reasoning))?;
     if !only_tags(&reasoning[end..]) {
         return None;
     }
     let calls = calls_in_content(&reasoning[start..], tool_names);
     (!calls.is_empty()).then(|| (reasoning[..start].trim().to_string(), calls))
+}
+
+/// The last run of `<tool_call>…</tool_call>` blocks in `text` (Hermes
+/// and Qwen's tags, around JSON or `<function=…>`), with only space
+/// between them: where it starts and ends. Each block is looked at once.
+fn last_tool_call_blocks(text: &str) -> Option<(usize, usize)> {
+    const OPEN: &str = "<tool_call>";
+    const CLOSE: &str = "</tool_call>";
+    let mut run: Option<(usize, usize)> = None;
+    let mut search = 0;
+    while let Some(n) = text[search..].find(OPEN) {
+        let open = search + n;
+        let close = open + text[open..].find(CLOSE)? + CLOSE.len();
+        run = match run {
+            Some((start, end)) if text[end..open].trim().is_empty() => Some((start, close)),
+            _ => Some((open, close)),
+        };
+        search = close;
+    }
+    run
 }
 
 /// Whether `text` holds nothing but tags and tokens (`</…>`, `<｜…｜>`).

@@ -151,9 +151,38 @@ fn calls_emitted_before_the_thinking_closes_are_made() {
         }
         assert_eq!(read.turn.thought.as_deref(), Some("I should look it up."));
     }
+    // Qwen3.5's `<tool_call>` blocks at the end of its reasoning, as LM
+    // Studio handed them over (lmstudio-bug-tracker#1592).
+    let tools: Vec<agent_core::ToolSpec> = ["readWorkspaceFile", "getTypeSource"]
+        .iter()
+        .map(|name| agent_core::ToolSpec {
+            name: (*name).into(),
+            description: "Reads.".into(),
+            parameters: serde_json::json!({"type": "object"}),
+        })
+        .collect();
+    let mut completion = Completion::text("");
+    completion.reasoning = "Let me read the configuration.md file and the source files to understand how tokenWindow is used.\n\n<tool_call>\n<function=readWorkspaceFile>\n<parameter=arg0>\n/llmpeon-parent/doc/docs/setup/configuration.md\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=getTypeSource>\n<parameter=arg0>\norg.sterl.llmpeon.ai.LlmConfig\n</parameter>\n<parameter=arg1>\n\n</parameter>\n</function>\n</tool_call>".into();
+    let read = NativeTransport::new().interpret(completion, &tools);
+    match read.turn.decision {
+        Decision::Act(calls) => {
+            let names: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();
+            assert_eq!(names, ["readWorkspaceFile", "getTypeSource"]);
+            assert_eq!(calls[1].arguments["arg0"], "org.sterl.llmpeon.ai.LlmConfig");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(read.turn.thought.unwrap().starts_with("Let me read"));
+    let tools = [agent_core::ToolSpec {
+        name: "search".into(),
+        description: "Looks things up.".into(),
+        parameters: serde_json::json!({"type": "object"}),
+    }];
     // A call mentioned mid-reasoning, or a JSON draft, is not made.
     for reasoning in [
         format!("Maybe {section} but first I should think more."),
+        "Maybe <tool_call>{\"name\": \"search\", \"arguments\": {}}</tool_call> or not."
+            .to_string(),
         "{\"name\": \"search\", \"arguments\": {\"query\": \"Oslo\"}}".to_string(),
     ] {
         let mut completion = Completion::text("");
