@@ -4,7 +4,8 @@
 //! JSON or Qwen3-Coder's `<function=name>` with `<parameter=key>`
 //! elements), Llama 3.1's `<function=name>{…}</function>` and
 //! `<|python_tag|>` (Llama 4: `<|python_start|>…<|python_end|>`) around JSON,
-//! Kimi K2's `<|tool_call_begin|>…` tokens, the tagged formats of
+//! GLM-4's offered tool name on a line of its own before its JSON
+//! arguments, Kimi K2's `<|tool_call_begin|>…` tokens, the tagged formats of
 //! DeepSeek, MiniMax, GLM and Functionary and the JSON after Granite's,
 //! Nemotron's or Phi-4-mini's markers (see
 //! [`family_calls`](agent_core::family_calls)), Llama 3.2's `[name(key=value)]` lists
@@ -33,8 +34,12 @@ pub(crate) fn calls_in_content(content: &str, tool_names: &[&str]) -> Vec<ToolCa
     if text.is_empty() {
         return Vec::new();
     }
-    let Some(values) = call_values(text) else {
-        return Vec::new();
+    let values = match call_values(text) {
+        Some(values) if !values.is_empty() => values,
+        _ => match named_json_call(text, tool_names) {
+            Some(value) => vec![value],
+            None => return Vec::new(),
+        },
     };
     let calls: Vec<ToolCall> = values
         .iter()
@@ -68,6 +73,19 @@ pub(crate) fn calls_in_content(content: &str, tool_names: &[&str]) -> Vec<ToolCa
     } else {
         Vec::new()
     }
+}
+
+/// GLM-4's own call format: an offered tool's name alone on the first
+/// line, its JSON arguments on the next (`NAME\n{…}`). Only a name the
+/// run offers counts, so a word over a JSON answer stays an answer.
+fn named_json_call(text: &str, tool_names: &[&str]) -> Option<Value> {
+    let (name, rest) = text.split_once('\n')?;
+    let name = name.trim();
+    if !tool_names.contains(&name) {
+        return None;
+    }
+    let arguments = serde_json::from_str::<Value>(strip_fence(rest)).ok()?;
+    arguments.is_object().then(|| json_call(name, arguments))
 }
 
 /// The calls that end a model's reasoning, written in a family's own call
@@ -397,6 +415,14 @@ mod tests {
             assert_eq!(calls[0].name, "search");
             assert_eq!(calls[0].arguments, expected, "{content}");
         }
+        // GLM-4: the name on its own line, then the arguments.
+        let glm4 = calls_in_content("search\n{\"query\": \"Berlin\"}", &names);
+        assert_eq!(
+            (glm4[0].name.as_str(), &glm4[0].arguments),
+            ("search", &expected)
+        );
+        assert!(calls_in_content("weather\n{\"query\": \"Berlin\"}", &names).is_empty());
+        assert!(calls_in_content("search\n{\"query\": \"Berlin\"}", &[]).is_empty());
         let two = calls_in_content(
             "[TOOL_CALLS]search[ARGS]{\"query\": \"Berlin\"}[TOOL_CALLS]calculator[ARGS]{\"expression\": \"1 + 2\"}",
             &names,
