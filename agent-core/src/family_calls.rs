@@ -190,29 +190,46 @@ enum Format {
 
 // ---- DeepSeek's tokens ----
 
-const CALLS_BEGIN: &str = "tool_calls_begin";
-const CALL_BEGIN: &str = "tool_call_begin";
-const CALL_END: &str = "tool_call_end";
-const SEPARATOR: &str = "tool_sep";
+/// A DeepSeek token in each spelling it comes in: `<｜…｜>` with `▁`
+/// between words, and the same with ASCII `|` or `_`.
+type Token = [&'static str; 4];
 
-/// The first token named `words` (with `_` between words) at or after
-/// `from`: its start and end. The token is `<｜…｜>` with `▁` between words,
-/// or the same in ASCII.
-fn find_token(text: &str, from: usize, words: &str) -> Option<(usize, usize)> {
-    let wide = words.replace('_', "▁");
-    [
-        format!("<｜{wide}｜>"),
-        format!("<|{wide}|>"),
-        format!("<｜{words}｜>"),
-        format!("<|{words}|>"),
-    ]
-    .iter()
-    .filter_map(|token| {
-        text[from..]
-            .find(token.as_str())
-            .map(|n| (from + n, from + n + token.len()))
-    })
-    .min()
+const CALLS_BEGIN: Token = [
+    "<｜tool▁calls▁begin｜>",
+    "<|tool▁calls▁begin|>",
+    "<｜tool_calls_begin｜>",
+    "<|tool_calls_begin|>",
+];
+const CALL_BEGIN: Token = [
+    "<｜tool▁call▁begin｜>",
+    "<|tool▁call▁begin|>",
+    "<｜tool_call_begin｜>",
+    "<|tool_call_begin|>",
+];
+const CALL_END: Token = [
+    "<｜tool▁call▁end｜>",
+    "<|tool▁call▁end|>",
+    "<｜tool_call_end｜>",
+    "<|tool_call_end|>",
+];
+const SEPARATOR: Token = [
+    "<｜tool▁sep｜>",
+    "<|tool▁sep|>",
+    "<｜tool_sep｜>",
+    "<|tool_sep|>",
+];
+
+/// The first `token`, in any of its spellings, at or after `from`: its
+/// start and end.
+fn find_token(text: &str, from: usize, token: Token) -> Option<(usize, usize)> {
+    token
+        .iter()
+        .filter_map(|spelling| {
+            text[from..]
+                .find(spelling)
+                .map(|n| (from + n, from + n + spelling.len()))
+        })
+        .min()
 }
 
 /// The DeepSeek call whose begin token starts at `at`. Arguments read
@@ -699,7 +716,7 @@ fn is_name(name: &str) -> bool {
 }
 
 /// The first `max` bytes of `text`, cut back to a character boundary.
-fn window(text: &str, max: usize) -> &str {
+pub(crate) fn window(text: &str, max: usize) -> &str {
     let mut end = max.min(text.len());
     while !text.is_char_boundary(end) {
         end -= 1;

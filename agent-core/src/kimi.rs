@@ -10,6 +10,8 @@
 //! the text transport takes the first call as the step, the native
 //! transport executes them all.
 
+use crate::family_calls::window;
+
 const SECTION_BEGIN: &str = "<|tool_calls_section_begin|>";
 const CALL_BEGIN: &str = "<|tool_call_begin|>";
 const ARGUMENT_BEGIN: &str = "<|tool_call_argument_begin|>";
@@ -93,11 +95,7 @@ fn next_call(text: &str, from: usize) -> Option<(usize, usize)> {
 /// The call whose header starts at `head_at` (just after its begin token).
 fn read_call(text: &str, head_at: usize) -> Option<KimiCall<'_>> {
     let rest = &text[head_at..];
-    let mut window = NAME_WINDOW.min(rest.len());
-    while !rest.is_char_boundary(window) {
-        window -= 1;
-    }
-    let name_len = rest[..window].find(ARGUMENT_BEGIN)?;
+    let name_len = window(rest, NAME_WINDOW).find(ARGUMENT_BEGIN)?;
     let written = rest[..name_len].trim();
     let written = written.strip_prefix("functions.").unwrap_or(written);
     let name = written

@@ -271,17 +271,21 @@ impl Transport for NativeTransport {
             };
         }
         let answer_tool = self.answer_tool_for(tools).is_some();
-        // The names a call written as text may have.
-        let mut names: Vec<&str> = if self.tool_names.is_empty() {
-            tools.iter().map(|t| t.name.as_str()).collect()
-        } else {
-            self.tool_names.iter().map(String::as_str).collect()
+        // The names a call written as text may have (only wanted when the
+        // server returned no calls).
+        let text_call_names = || {
+            let mut names: Vec<&str> = if self.tool_names.is_empty() {
+                tools.iter().map(|t| t.name.as_str()).collect()
+            } else {
+                self.tool_names.iter().map(String::as_str).collect()
+            };
+            if answer_tool {
+                names.push(ANSWER_TOOL);
+            }
+            names
         };
-        if answer_tool {
-            names.push(ANSWER_TOOL);
-        }
         if calls.is_empty() && !text.is_empty() {
-            let found = calls_in_content(&text, &names);
+            let found = calls_in_content(&text, &text_call_names());
             if !found.is_empty() {
                 calls = found;
                 text.clear();
@@ -292,7 +296,7 @@ impl Transport for NativeTransport {
             && let Some(reasoning) = &thought
         {
             // Calls a model emitted before closing its thinking.
-            if let Some((prose, found)) = calls_ending_reasoning(reasoning, &names) {
+            if let Some((prose, found)) = calls_ending_reasoning(reasoning, &text_call_names()) {
                 calls = found;
                 unfinished_reasoning = false;
                 thought = Some(prose).filter(|p| !p.is_empty());
