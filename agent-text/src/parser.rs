@@ -296,38 +296,7 @@ fn parse_body(text: &str, range: Range<usize>, thought: String, options: ParseOp
     if let Some(parsed) = walk.run() {
         return parsed.shifted(offset);
     }
-    // A family's own call tokens or tags after prose (Kimi K2, DeepSeek,
-    // MiniMax, GLM…): a step in its own format.
-    let family_call = read_kimi_calls(body)
-        .and_then(|read| {
-            let call = read.calls.first()?;
-            Some((
-                read.prose_end,
-                call.name.to_string(),
-                decode_input(call.arguments),
-                call.end,
-            ))
-        })
-        .or_else(|| {
-            let read = read_family_calls(body)?;
-            let call = read.calls.into_iter().next()?;
-            let input = match call.arguments {
-                Value::String(raw) => decode_input(&raw),
-                arguments => arguments,
-            };
-            Some((read.prose_end, call.name, input, call.end))
-        })
-        .or_else(|| {
-            // A family's marker before JSON calls, after prose on its line.
-            let (marker_at, _) = find_json_call_marker(body)?;
-            match read_blob(body, marker_at) {
-                Blob::Action {
-                    tool, input, end, ..
-                } => Some((marker_at, tool, input, end)),
-                _ => None,
-            }
-        });
-    if let Some((prose_end, tool, input, end)) = family_call {
+    if let Some((prose_end, tool, input, end)) = family_step(body) {
         let prose = clean(&body[..prose_end]);
         return Parsed::Action {
             tool,
@@ -366,6 +335,34 @@ fn parse_body(text: &str, range: Range<usize>, thought: String, options: ParseOp
             "the reply has no `Thought:`/`Action:`/`Action Input:` or `Final Answer:` lines".into()
         },
         tool: None,
+    }
+}
+
+/// The first call in a family's own call tokens or tags after prose
+/// (Kimi K2, DeepSeek, MiniMax, GLM…, or JSON after a family's marker):
+/// where the prose ends, the tool, its input, and where the call ends.
+fn family_step(body: &str) -> Option<(usize, String, Value, usize)> {
+    if let Some(read) = read_kimi_calls(body)
+        && let Some(call) = read.calls.first()
+    {
+        let input = decode_input(call.arguments);
+        return Some((read.prose_end, call.name.to_string(), input, call.end));
+    }
+    if let Some(read) = read_family_calls(body)
+        && let Some(call) = read.calls.into_iter().next()
+    {
+        let input = match call.arguments {
+            Value::String(raw) => decode_input(&raw),
+            arguments => arguments,
+        };
+        return Some((read.prose_end, call.name, input, call.end));
+    }
+    let (marker_at, _) = find_json_call_marker(body)?;
+    match read_blob(body, marker_at) {
+        Blob::Action {
+            tool, input, end, ..
+        } => Some((marker_at, tool, input, end)),
+        _ => None,
     }
 }
 
