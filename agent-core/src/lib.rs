@@ -75,6 +75,7 @@ pub mod kimi;
 pub mod message;
 pub mod model;
 pub mod outcome;
+pub mod python_calls;
 pub mod reasoning;
 pub mod run;
 pub mod tool;

@@ -9,7 +9,7 @@
 //! DeepSeek, MiniMax, GLM and Functionary and the JSON after Granite's,
 //! Nemotron's or Phi-4-mini's markers (see
 //! [`family_calls`](agent_core::family_calls)), Llama 3.2's `[name(key=value)]` lists
-//! (see [`python_calls`](crate::python_calls)) and Gemma's `tool_code`
+//! (see [`agent_core::python_calls`]) and Gemma's `tool_code`
 //! fence holding one such call, and Mistral's `[TOOL_CALLS]` before JSON
 //! or `name[ARGS]{…}`: a server whose chat template does not know the
 //! model's format hands it over as text.
@@ -25,7 +25,7 @@ use agent_core::family_calls::{
 };
 use agent_core::kimi::read_kimi_calls;
 
-use crate::python_calls;
+use agent_core::python_calls;
 use serde_json::Value;
 
 /// The tool calls in `content`, if it is made of them.
@@ -409,6 +409,8 @@ mod tests {
             "<|tool_call|>[{\"name\": \"search\", \"arguments\": {\"query\": \"Berlin\"}}]",
             "<TOOLCALL>[{\"name\": \"search\", \"arguments\": {\"query\": \"Berlin\"}}]</TOOLCALL>",
             "functools[{\"name\": \"search\", \"arguments\": {\"query\": \"Berlin\"}}]",
+            "<|assistant|>search\n```python\ntool_call(query=\"Berlin\")\n```",
+            "Let me look.\nsearch\n```python\ntool_call(query='Berlin')\n```",
         ] {
             let calls = calls_in_content(content, &names);
             assert_eq!(calls.len(), 1, "{content}");

@@ -16,7 +16,6 @@ mod answer_tool;
 mod constrain;
 mod content_calls;
 mod provider;
-mod python_calls;
 mod retry;
 mod sse;
 mod transport;

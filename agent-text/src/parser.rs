@@ -32,7 +32,9 @@ use agent_core::reasoning::split_reasoning;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use agent_core::family_calls::{find_json_call_marker, functionary_prose, read_family_calls};
+use agent_core::family_calls::{
+    find_json_call_marker, functionary_prose, opens_chatglm_call, read_family_calls,
+};
 use agent_core::kimi::read_kimi_calls;
 
 use crate::action::{ActionValue, read_action};
@@ -148,12 +150,15 @@ const TURN_END_TOKENS: [&str; 18] = [
 ];
 
 /// The text before the first leaked end-of-turn token (one pass over the
-/// `<` characters).
+/// `<` characters). ChatGLM3's `<|assistant|>NAME` header before a call
+/// continues the reply instead.
 fn cut_turn_end(text: &str) -> &str {
     let mut from = 0;
     while let Some(lt) = text[from..].find('<') {
         let at = from + lt;
-        if TURN_END_TOKENS.iter().any(|t| text[at..].starts_with(t)) {
+        if TURN_END_TOKENS.iter().any(|t| text[at..].starts_with(t))
+            && !opens_chatglm_call(text, at)
+        {
             return &text[..at];
         }
         from = at + 1;

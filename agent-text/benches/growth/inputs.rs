@@ -27,10 +27,11 @@ pub(crate) struct Pattern {
 /// drafts that is never closed, reasoning tags over and over, harmony
 /// messages without end, deeply nested brackets, one long line, and
 /// other families' tagged calls that never close (`<invoke>` elements,
-/// GLM pairs, DeepSeek tokens, Functionary lines, markers before JSON),
+/// GLM pairs, DeepSeek tokens, Functionary lines, ChatGLM3 headers and
+/// fences, markers before JSON),
 /// and a plain-text input that runs on, a colon at a time or a line (and
 /// fence) at a time.
-pub(crate) const PATTERNS: [Pattern; 22] = [
+pub(crate) const PATTERNS: [Pattern; 24] = [
     Pattern {
         name: "input_colons",
         prefix: "Action: a\nAction Input: x",
@@ -65,6 +66,18 @@ pub(crate) const PATTERNS: [Pattern; 22] = [
         name: "functionary_lines",
         prefix: ">>>all\n",
         open: ">>>f\n{\"a\": [",
+        close: "",
+    },
+    Pattern {
+        name: "chatglm_calls",
+        prefix: "",
+        open: "<|assistant|>f\n```python\ntool_call(a=(",
+        close: "",
+    },
+    Pattern {
+        name: "chatglm_fences",
+        prefix: "x\n",
+        open: "f ```python\ntool_cal\n",
         close: "",
     },
     Pattern {

@@ -1,13 +1,26 @@
-//! Llama 3.2's Python-style tool calls written as text,
-//! `[name(key=value, …), …]`, read as call objects (`name` and
-//! `arguments`) for [`content_calls`](crate::content_calls). Values are
-//! JSON or Python literals (`'text'`, `True`, `False`, `None`); every
+//! Python-style tool calls written as text: Llama 3.2's list
+//! `[name(key=value, …), …]` read as call objects (`name` and
+//! `arguments`, [`call_list`]), and the keyword arguments of one call
+//! (`(key=value, …)`, [`keyword_call_arguments`]; ChatGLM3's
+//! `tool_call(…)`, read by [`family_calls`](crate::family_calls)). Values
+//! are JSON or Python literals (`'text'`, `True`, `False`, `None`); every
 //! argument must be a keyword argument, so prose in brackets stays prose.
 
 use serde_json::{Map, Value};
 
 /// The calls of `text` when the whole of it is one such list.
-pub(crate) fn call_list(text: &str) -> Option<Vec<Value>> {
+///
+/// ```
+/// use agent_core::python_calls::call_list;
+/// use serde_json::json;
+///
+/// assert_eq!(
+///     call_list("[search(query='a topic', limit=3)]"),
+///     Some(vec![json!({"name": "search", "arguments": {"query": "a topic", "limit": 3}})])
+/// );
+/// assert_eq!(call_list("[see (above)]"), None);
+/// ```
+pub fn call_list(text: &str) -> Option<Vec<Value>> {
     let inner = text.trim().strip_prefix('[')?.strip_suffix(']')?;
     let mut calls = Vec::new();
     let mut rest = inner.trim_start();
@@ -28,6 +41,28 @@ pub(crate) fn call_list(text: &str) -> Option<Vec<Value>> {
         rest = rest.strip_prefix(',').unwrap_or(rest).trim_start();
     }
     (!calls.is_empty()).then_some(calls)
+}
+
+/// The keyword arguments of the call whose `(` opens `text`, as an
+/// object, and the byte after its `)`. `None` when the parentheses do not
+/// close or an argument has no key.
+///
+/// ```
+/// use agent_core::python_calls::keyword_call_arguments;
+/// use serde_json::json;
+///
+/// let text = "(place=\"a city\", unit='metric') and more";
+/// let (arguments, end) = keyword_call_arguments(text).unwrap();
+/// assert_eq!(arguments, json!({"place": "a city", "unit": "metric"}));
+/// assert_eq!(&text[end..], " and more");
+/// assert_eq!(keyword_call_arguments("(a city)"), None);
+/// ```
+pub fn keyword_call_arguments(text: &str) -> Option<(Value, usize)> {
+    if !text.starts_with('(') {
+        return None;
+    }
+    let close = closing(text)?;
+    Some((keyword_arguments(&text[1..close])?, close + 1))
 }
 
 /// `key=value, …` as an object; `None` when an argument has no key.
