@@ -778,7 +778,12 @@ fn chatglm_head(text: &str, at: usize) -> Option<(&str, usize)> {
     let line = window(&text[name_at..], NAME_WINDOW);
     let len = line.find(['\n', '`'])?;
     let name = line[..len].trim();
-    if !is_name(name) {
+    // A function's name: a word such as `Search:` on a line of its own
+    // is a heading, not a call.
+    let word = name
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    if !is_name(name) || !word {
         return None;
     }
     let fence = skip_space(text, name_at + len);
@@ -993,6 +998,7 @@ mod tests {
             "search\n```json\ntool_call(query='x')\n```",
             "search\n```python\nprint(query='x')\n```",
             "<|assistant|>Sure, here it is.",
+            "Search:\n```python\ntool_call(query='x')\n```",
         ] {
             assert!(read_family_calls(text).is_none(), "{text}");
         }
