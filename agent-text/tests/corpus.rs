@@ -27,7 +27,7 @@ fn all_outputs_quoted_in_bug_reports_parse_as_expected() {
 
 #[test]
 fn outputs_in_other_languages_parse_as_expected() {
-    check_cases(include_str!("data/non_english_outputs.jsonl"), 31);
+    check_cases(include_str!("data/non_english_outputs.jsonl"), 49);
 }
 
 #[test]
