@@ -80,6 +80,10 @@ pub(crate) fn read_action(text: &str, value: usize, limit: usize) -> ActionValue
     {
         return named;
     }
+    // `Action: (what it is for)` with the blob on the lines after it.
+    if let Some(blob_at) = blob_after_comment(text, line, line_end, limit) {
+        return ActionValue::Blob(blob_at);
+    }
     if line.starts_with("```")
         || line.starts_with('{')
         || line.starts_with("<tool_call>")
@@ -112,6 +116,17 @@ pub(crate) fn read_action(text: &str, value: usize, limit: usize) -> ActionValue
     let args = args_at.and_then(|at| call_arguments(text, at, line_end, spaced));
     let end = args.as_ref().map_or(line_end, |(_, end)| *end);
     ActionValue::Named { name, args, end }
+}
+
+/// Where a fenced or bare JSON blob starts, on the line after an action
+/// line that is only a comment in parentheses (`Action: (to find the
+/// first number)`), before `limit`.
+fn blob_after_comment(text: &str, line: &str, line_end: usize, limit: usize) -> Option<usize> {
+    let line = line.trim();
+    let comment = line.starts_with('(') && line.ends_with(')');
+    let at = line_end + (text[line_end..].len() - text[line_end..].trim_start().len());
+    let opens = text[at..].starts_with("```") || text[at..].starts_with('{');
+    (comment && opens && at < limit).then_some(at)
 }
 
 /// The text between `open` and `close` when they wrap the whole line and
@@ -252,7 +267,7 @@ fn is_no_action(name: &str) -> bool {
 /// words ending like a sentence, or several words opening like one; or
 /// the full-width punctuation of a CJK sentence, whose words no spaces
 /// separate.
-fn is_sentence(name: &str) -> bool {
+pub(crate) fn is_sentence(name: &str) -> bool {
     let words = name.split_whitespace().count();
     if words > MAX_NAME_WORDS || name.contains(['，', '。', '！', '？', '；', '、']) {
         return true;

@@ -10,7 +10,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::action::clean_name;
+use crate::action::{clean_name, is_sentence};
 use crate::foreign;
 use crate::input::decode_input;
 use crate::lenient_json::read_lenient;
@@ -129,6 +129,22 @@ pub(crate) fn read_blob(text: &str, at: usize) -> Blob {
     }
 }
 
+/// The object with its keys written the plain way: lower case, `_` for a
+/// space or `-` (`"Action Input"` → `action_input`): a model asked for
+/// the ReAct lines as JSON writes the labels as keys. Only the top level
+/// changes; the first of two keys that become the same wins.
+fn with_plain_keys(object: Map<String, Value>) -> Map<String, Value> {
+    let plain = |key: &str| key.trim().to_lowercase().replace([' ', '-'], "_");
+    if object.keys().all(|key| plain(key) == *key) {
+        return object;
+    }
+    let mut out = Map::new();
+    for (key, value) in object {
+        out.entry(plain(&key)).or_insert(value);
+    }
+    out
+}
+
 /// The call inside an OpenAI-style wrapper printed as text:
 /// `{"tool_calls": [{…}]}` (the first call), `{"tool_call": {…}}` and
 /// `{"function": {"name": …, "arguments": …}}`. Any other object is
@@ -176,7 +192,7 @@ pub(crate) fn skip_space(text: &str, at: usize) -> usize {
 
 /// The step a call object stands for, ending at `end`.
 pub(crate) fn from_object(object: Map<String, Value>, end: usize) -> Blob {
-    let mut object = unwrapped_call(object);
+    let mut object = with_plain_keys(unwrapped_call(object));
     let thought = object
         .get("thought")
         .and_then(Value::as_str)
@@ -212,7 +228,7 @@ pub(crate) fn from_object(object: Map<String, Value>, end: usize) -> Blob {
         };
     }
     let tool = clean_name(&name);
-    if tool.is_empty() || tool.split_whitespace().count() > 3 {
+    if tool.is_empty() || is_sentence(&tool) {
         return Blob::NotAction { end };
     }
     let input = match input {

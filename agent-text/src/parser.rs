@@ -16,7 +16,8 @@
 //!    strictly mid-line, so a whole step on one line or a label glued to
 //!    the word before it is read. Paper style `Tool[arg]` is an action and
 //!    `Finish[x]` a final answer; a JSON blob (`action`/`action_input`, or
-//!    `name`/`arguments`) is an action too.
+//!    `name`/`arguments`, keys in any case, spaces for `_`) is an action
+//!    too.
 //! 5. No markers, an `Action` with no input, a sentence where the tool
 //!    name should be, and empty output are errors, never silently a final
 //!    answer (unless `implicit_final_answer`).

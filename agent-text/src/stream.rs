@@ -616,4 +616,20 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn blobs_under_a_comment_or_with_label_keys_are_kept_whole() {
+        for text in [
+            "Thought: two lookups\nAction: (for the first number)\n```\n{\"action\": \"search\", \"action_input\": \"x\"}\n```\nObservation: made up",
+            "{\"Thought\": \"t\", \"Action\": \"search\",\n \"Action Input\": {\"query\": \"x\"}}\nObservation: made up",
+        ] {
+            for chunk in 1..8 {
+                assert_eq!(
+                    crate::parse(cut(text, chunk)).to_json(),
+                    crate::parse(text).to_json(),
+                    "chunks of {chunk}: {text}"
+                );
+            }
+        }
+    }
 }

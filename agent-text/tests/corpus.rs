@@ -36,6 +36,11 @@ fn more_real_outputs_parse_as_expected() {
 }
 
 #[test]
+fn outputs_of_small_local_models_parse_as_expected() {
+    check_cases(include_str!("data/small_model_outputs.jsonl"), 31);
+}
+
+#[test]
 fn calls_in_families_own_formats_parse_as_expected() {
     check_cases(include_str!("data/family_calls.jsonl"), 27);
 }

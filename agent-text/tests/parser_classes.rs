@@ -734,3 +734,46 @@ fn a_keyword_call_cut_inside_its_string() {
     // A closed string without its `)` is no cut call.
     assert!(is_error("Action: search(query='x' and more"));
 }
+
+// A JSON blob's tool name may have as many words as an `Action:` line's
+// (crewAI's built-in tools have four), and a sentence is still no name.
+#[test]
+fn a_blob_names_a_tool_of_several_words() {
+    assert_eq!(
+        j("{\"tool_name\": \"ask the other agent\", \"arguments\": {\"task\": \"x\"}}"),
+        action("ask the other agent", json!({"task": "x"}))
+    );
+    assert_ne!(
+        j("{\"action\": \"I will now search the web for it\", \"action_input\": \"x\"}")["kind"],
+        "action"
+    );
+}
+
+// The ReAct lines written as the keys of one JSON object.
+#[test]
+fn react_labels_as_json_keys() {
+    assert_eq!(
+        j(
+            "{\"Thought\": \"look it up\", \"Action\": \"search\",\n \"Action Input\": {\"query\": \"x\"}, \"Observation\": null}"
+        ),
+        action("search", json!({"query": "x"}))
+    );
+    assert_eq!(
+        j("{\"Thought\": \"done\", \"Final Answer\": \"the answer\"}"),
+        final_answer("the answer")
+    );
+    // Only the top level: the arguments keep their keys.
+    assert_eq!(
+        j("{\"Action\": \"search\", \"Action-Input\": {\"Query Text\": \"x\"}}"),
+        action("search", json!({"Query Text": "x"}))
+    );
+}
+
+// An `Action:` line that only comments on the step, with the blob below.
+#[test]
+fn a_comment_on_the_action_line_above_its_blob() {
+    let text = "Thought: two lookups\nAction: (for the first number)\n```\n{\"action\": \"search\", \"action_input\": \"the first number\"}\n```";
+    assert_eq!(j(text), action("search", json!("the first number")));
+    // A comment with nothing under it still names no tool.
+    assert!(is_error("Action: (for the first number)\nAction Input: x"));
+}
