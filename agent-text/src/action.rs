@@ -123,10 +123,12 @@ pub(crate) fn read_action(text: &str, value: usize, limit: usize) -> ActionValue
 /// first number)`), before `limit`.
 fn blob_after_comment(text: &str, line: &str, line_end: usize, limit: usize) -> Option<usize> {
     let line = line.trim();
-    let comment = line.starts_with('(') && line.ends_with(')');
+    if !(line.starts_with('(') && line.ends_with(')')) {
+        return None;
+    }
     let at = line_end + (text[line_end..].len() - text[line_end..].trim_start().len());
     let opens = text[at..].starts_with("```") || text[at..].starts_with('{');
-    (comment && opens && at < limit).then_some(at)
+    (opens && at < limit).then_some(at)
 }
 
 /// The text between `open` and `close` when they wrap the whole line and

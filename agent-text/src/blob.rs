@@ -132,15 +132,24 @@ pub(crate) fn read_blob(text: &str, at: usize) -> Blob {
 /// The object with its keys written the plain way: lower case, `_` for a
 /// space or `-` (`"Action Input"` → `action_input`): a model asked for
 /// the ReAct lines as JSON writes the labels as keys. Only the top level
-/// changes; the first of two keys that become the same wins.
+/// changes; a key already written the plain way wins over one that
+/// becomes it.
 fn with_plain_keys(object: Map<String, Value>) -> Map<String, Value> {
     let plain = |key: &str| key.trim().to_lowercase().replace([' ', '-'], "_");
     if object.keys().all(|key| plain(key) == *key) {
         return object;
     }
     let mut out = Map::new();
+    let mut others = Vec::new();
     for (key, value) in object {
-        out.entry(plain(&key)).or_insert(value);
+        if plain(&key) == key {
+            out.insert(key, value);
+        } else {
+            others.push((plain(&key), value));
+        }
+    }
+    for (key, value) in others {
+        out.entry(key).or_insert(value);
     }
     out
 }

@@ -762,6 +762,11 @@ fn react_labels_as_json_keys() {
         j("{\"Thought\": \"done\", \"Final Answer\": \"the answer\"}"),
         final_answer("the answer")
     );
+    // A key written the plain way wins over one that becomes it.
+    assert_eq!(
+        j("{\"Action\": \"other\", \"action\": \"search\", \"action_input\": \"x\"}"),
+        action("search", json!("x"))
+    );
     // Only the top level: the arguments keep their keys.
     assert_eq!(
         j("{\"Action\": \"search\", \"Action-Input\": {\"Query Text\": \"x\"}}"),
