@@ -31,8 +31,10 @@
 //! [`json_call_marker_len`] finds another kind of family format: a marker
 //! before a JSON call or array of calls (Granite's `<|tool_call|>`,
 //! Nemotron's `<TOOLCALL>`, `<tool_calls>`, Phi-4-mini's `functools`,
-//! InternLM's `<|action_start|><|plugin|>`), which each transport's JSON
-//! reader then reads; [`find_json_call_marker`] finds one after prose.
+//! InternLM's `<|action_start|><|plugin|>`, LM Studio's `[TOOL_REQUEST]`,
+//! LFM2's `<|tool_call_start|>` before a Python-style list), which each
+//! transport's JSON (or Python-style) reader then reads;
+//! [`find_json_call_marker`] finds one after prose.
 
 use serde_json::{Map, Value};
 
@@ -46,8 +48,9 @@ const PREFIX_WINDOW: usize = 32;
 const MARKER_WINDOW: usize = 40;
 /// How many markers may stand in a row before a JSON call.
 const MAX_MARKERS: usize = 3;
-/// Bare words that mark a JSON call list (Phi-4-mini's `functools[…]`).
-const MARKER_WORDS: [&str; 1] = ["functools"];
+/// Bare words that mark a JSON call or call list (Phi-4-mini's
+/// `functools[…]`, LM Studio's `[TOOL_REQUEST]{…}[END_TOOL_REQUEST]`).
+const MARKER_WORDS: [&str; 2] = ["functools", "[TOOL_REQUEST]"];
 
 /// The calls of a reply written in a family's tagged format.
 #[derive(Debug, Clone, PartialEq)]
@@ -1025,6 +1028,8 @@ mod tests {
             "<tool_calls> [{\"name\": \"a\"}]",
             "functools[{\"name\": \"a\"}]",
             "<|action_start|><|plugin|>\n{\"name\": \"a\"}",
+            "[TOOL_REQUEST]\n{\"name\": \"a\"}\n[END_TOOL_REQUEST]",
+            "<|tool_call_start|>[a(k=1)]<|tool_call_end|>",
         ] {
             let at = json_call_marker_len(line).unwrap();
             assert!(line[at..].starts_with(['[', '{']), "{line}");

@@ -62,6 +62,10 @@ pub(crate) fn calls_in_content(content: &str, tool_names: &[&str]) -> Vec<ToolCa
                 .unwrap_or(Value::Object(serde_json::Map::new()));
             let arguments = match arguments {
                 Value::String(raw) => agent_core::model::parse_arguments(raw),
+                // The arguments object wrapped in a list of one.
+                Value::Array(mut items) if items.len() == 1 && items[0].is_object() => {
+                    items.remove(0)
+                }
                 other => other,
             };
             Some(ToolCall::new(format!("content_call_{i}"), name, arguments))
@@ -73,6 +77,65 @@ pub(crate) fn calls_in_content(content: &str, tool_names: &[&str]) -> Vec<ToolCa
     } else {
         Vec::new()
     }
+}
+
+/// Calls written after prose (`I'll create the file.` then a
+/// `<function=…>` block, or an apology then a JSON call): the first line
+/// that opens a call, and all that follows it, must be calls to offered
+/// tools; the prose before them is the model's thought. JSON must end the
+/// reply (closing tags or tokens aside): JSON between two pieces of
+/// prose is an example in an answer. Only the first such line is tried,
+/// so reading stays linear. `None` when no tools are offered: a JSON
+/// example after prose is then an answer.
+pub(crate) fn calls_after_prose(
+    content: &str,
+    tool_names: &[&str],
+) -> Option<(String, Vec<ToolCall>)> {
+    if tool_names.is_empty() {
+        return None;
+    }
+    let at = content
+        .match_indices('\n')
+        .map(|(nl, _)| nl + 1)
+        .map(|start| start + (content[start..].len() - content[start..].trim_start().len()))
+        .find(|&start| opens_call(&content[start..]))?;
+    let json = content[at..].starts_with(['{', '[']) && !content[at..].starts_with(MISTRAL_CALLS);
+    if json && !content.trim_end().ends_with(['}', ']', '>']) {
+        return None;
+    }
+    let calls = calls_in_content(&content[at..], tool_names);
+    (!calls.is_empty()).then(|| (content[..at].trim().to_string(), calls))
+}
+
+/// Whether `line` opens a call in a format that must start the text it is
+/// read from.
+fn opens_call(line: &str) -> bool {
+    [
+        FUNCTION_OPEN,
+        MISTRAL_CALLS,
+        PYTHON_TAG,
+        PYTHON_START,
+        "{",
+        "[",
+    ]
+    .iter()
+    .any(|opener| line.starts_with(opener))
+}
+
+/// The name of the call `content` is, when it is one JSON call object
+/// (`name` with `arguments` or `parameters`) naming none of `tool_names`:
+/// a misspelled or made-up tool, which is no answer either.
+pub(crate) fn unknown_tool_call(content: &str, tool_names: &[&str]) -> Option<String> {
+    if tool_names.is_empty() {
+        return None;
+    }
+    let value = serde_json::from_str::<Value>(strip_fence(content.trim())).ok()?;
+    let name = value.get("name")?.as_str()?;
+    let call_shaped = value
+        .get("arguments")
+        .or_else(|| value.get("parameters"))
+        .is_some();
+    (call_shaped && !tool_names.contains(&name)).then(|| name.to_string())
 }
 
 /// GLM-4's own call format: an offered tool's name alone on the first
@@ -250,7 +313,12 @@ fn call_values(text: &str) -> Option<Vec<Value>> {
             values.push(function_value(block)?);
         }
     } else if let Some((_, json_at)) = find_json_call_marker(text) {
-        push_value(&mut values, leading_json(&text[json_at..])?);
+        let rest = &text[json_at..];
+        match leading_json(rest) {
+            Some(value) => push_value(&mut values, value),
+            // LFM2's Python-style list between its tokens.
+            None => values = python_calls::call_list(rest.split("<|").next().unwrap_or(rest))?,
+        }
     } else if let Some(calls) = python_calls::call_list(text) {
         values = calls;
     } else if text.starts_with("```tool_code") {
@@ -410,6 +478,9 @@ mod tests {
             "<TOOLCALL>[{\"name\": \"search\", \"arguments\": {\"query\": \"Berlin\"}}]</TOOLCALL>",
             "functools[{\"name\": \"search\", \"arguments\": {\"query\": \"Berlin\"}}]",
             "<|assistant|>search\n```python\ntool_call(query=\"Berlin\")\n```",
+            "[TOOL_REQUEST]\n{\"name\": \"search\", \"arguments\": {\"query\": \"Berlin\"}}\n[END_TOOL_REQUEST]",
+            "<|tool_call_start|>[search(query=\"Berlin\")]<|tool_call_end|>",
+            "{\"name\": \"search\", \"parameters\": [{\"query\": \"Berlin\"}]}",
             "Let me look.\nsearch\n```python\ntool_call(query='Berlin')\n```",
         ] {
             let calls = calls_in_content(content, &names);
@@ -480,5 +551,43 @@ mod tests {
         ));
         assert!(!looks_like_broken_call("<answer>{\"total\": 5}</answer>"));
         assert!(calls_in_content("<answer>{\"total\": 5}</answer>", &["search"]).is_empty());
+    }
+
+    #[test]
+    fn calls_after_prose_are_calls_to_offered_tools() {
+        let names = ["search"];
+        for content in [
+            "I'll look it up.\n\n<function=search>\n<parameter=query>\nBerlin\n</parameter>\n</function>\n</tool_call>",
+            "Sorry about that. Here is the call:\n\n{\"name\": \"search\", \"parameters\": {\"query\": \"Berlin\"}}",
+        ] {
+            let (prose, calls) = calls_after_prose(content, &names).unwrap();
+            assert!(prose.ends_with(['.', ':']), "{prose}");
+            assert_eq!(calls[0].arguments, serde_json::json!({"query": "Berlin"}));
+        }
+        // Not an offered tool, no tools at all, or text after the call.
+        let other = "Here it is:\n{\"name\": \"weather\", \"arguments\": {}}";
+        assert!(calls_after_prose(other, &names).is_none());
+        let offered = "Here it is:\n{\"name\": \"search\", \"arguments\": {}}";
+        assert!(calls_after_prose(offered, &[]).is_none());
+        let example = "Here it is:\n{\"name\": \"search\", \"arguments\": {}}\nThat is the shape.";
+        assert!(calls_after_prose(example, &names).is_none());
+    }
+
+    #[test]
+    fn a_call_to_a_tool_that_is_not_offered_is_named() {
+        let names = ["get_weather"];
+        let call = "{\"name\": \"get_water\", \"parameters\": {\"city\": \"x\"}}";
+        assert_eq!(
+            unknown_tool_call(call, &names).as_deref(),
+            Some("get_water")
+        );
+        // Data with a name is no call; an offered name is no unknown one.
+        assert_eq!(
+            unknown_tool_call("{\"name\": \"Bob\", \"age\": 25}", &names),
+            None
+        );
+        let known = "{\"name\": \"get_weather\", \"arguments\": {}}";
+        assert_eq!(unknown_tool_call(known, &names), None);
+        assert_eq!(unknown_tool_call(call, &[]), None);
     }
 }

@@ -14,7 +14,10 @@ use agent_core::{Completion, CompletionRequest, Message, Transport};
 use crate::answer_tool::{
     ANSWER_TOOL, AnswerCall, WithAnswerTool, answer_in_object, has_own_answer_tool, take_answer,
 };
-use crate::content_calls::{calls_ending_reasoning, calls_in_content, looks_like_broken_call};
+use crate::content_calls::{
+    calls_after_prose, calls_ending_reasoning, calls_in_content, looks_like_broken_call,
+    unknown_tool_call,
+};
 use crate::words::{words_constraint, words_constraint_with_numbers};
 use agent_core::family_calls::functionary_prose;
 use agent_core::harmony::{HarmonyStep, read_harmony};
@@ -285,10 +288,21 @@ impl Transport for NativeTransport {
             names
         };
         if calls.is_empty() && !text.is_empty() {
-            let found = calls_in_content(&text, &text_call_names());
+            let names = text_call_names();
+            let found = calls_in_content(&text, &names);
             if !found.is_empty() {
                 calls = found;
                 text.clear();
+            } else if let Some((prose, found)) = calls_after_prose(&text, &names) {
+                // Prose, then calls: the prose is the thought.
+                calls = found;
+                text.clear();
+                if !prose.is_empty() {
+                    thought = Some(match thought {
+                        Some(before) => format!("{before}\n{prose}"),
+                        None => prose,
+                    });
+                }
             }
         }
         if calls.is_empty()
@@ -338,6 +352,10 @@ impl Transport for NativeTransport {
             Decision::Malformed("the reply was only reasoning: write the reply after it".into())
         } else if text.trim().is_empty() {
             Decision::Malformed("the reply was empty".into())
+        } else if let Some(name) = unknown_tool_call(&text, &text_call_names()) {
+            Decision::Malformed(format!(
+                "the reply was a call to `{name}`, which is not a tool here"
+            ))
         } else if looks_like_broken_call(&text) {
             Decision::Malformed(
                 "the reply was a tool call written as text and cut off or broken".into(),

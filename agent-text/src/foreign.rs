@@ -82,7 +82,8 @@ pub(crate) fn read_call(text: &str, p: usize) -> Option<Blob> {
     if rest.starts_with(FUNCTION_OPEN) {
         return Some(function_tag(text, p));
     }
-    if rest.starts_with('[') {
+    // A list, unless a bracketed marker opens it (`[TOOL_REQUEST]{…}`).
+    if rest.starts_with('[') && json_call_marker_len(rest).is_none() {
         let inner = skip_space(text, p + 1);
         if text[inner..].starts_with('{') {
             return Some(read_json_calls(text, p));
@@ -95,7 +96,13 @@ pub(crate) fn read_call(text: &str, p: usize) -> Option<Blob> {
     let own_reader = PYTHON_TAGS.iter().any(|tag| rest.starts_with(tag))
         || crate::xml_tags::opens_tag_step(rest);
     if !own_reader && let Some(json_at) = json_call_marker_len(rest) {
-        return Some(read_json_calls(text, p + json_at));
+        // LFM2 writes a Python-style list after its marker.
+        let at = p + json_at;
+        let inner = skip_space(text, at + 1);
+        if text[at..].starts_with('[') && python_call_name(&text[inner..]).is_some() {
+            return Some(python_list(text, at));
+        }
+        return Some(read_json_calls(text, at));
     }
     None
 }
