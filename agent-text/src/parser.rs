@@ -265,7 +265,21 @@ fn parse_harmony(text: &str, reply: Harmony, options: ParseOptions) -> Parsed {
             let options = ParseOptions {
                 implicit_final_answer: true,
             };
-            parse_body(text, body, reply.thought, options)
+            let said = text[body.clone()].trim().to_string();
+            let after = body.end;
+            match parse_body(text, body, reply.thought.clone(), options) {
+                // A final message with no step in it (only a thought
+                // line), then a call: the call is the step.
+                error @ Parsed::Error { .. } => {
+                    let thought = [reply.thought.trim(), said.as_str()]
+                        .into_iter()
+                        .filter(|t| !t.is_empty())
+                        .collect::<Vec<_>>()
+                        .join("\n");
+                    harmony_call_after(text, after, thought).unwrap_or(error)
+                }
+                parsed => parsed,
+            }
         }
         None => match reply.last_body {
             Some(body) => draft_step(parse_body(text, body, String::new(), options)),
@@ -275,6 +289,28 @@ fn parse_harmony(text: &str, reply: Harmony, options: ParseOptions) -> Parsed {
             },
         },
     }
+}
+
+/// The harmony call in the messages that start after `from`, if the next
+/// step there is one, with `thought` before it.
+fn harmony_call_after(text: &str, from: usize, thought: String) -> Option<Parsed> {
+    let at = from + text[from..].find("<|start|>")?;
+    let later = read_harmony(&text[at..])?;
+    let Some(HarmonyStep::Call { tool, body }) = later.step else {
+        return None;
+    };
+    let body = at + body.start..at + body.end;
+    let thought = [thought.as_str(), later.thought.trim()]
+        .into_iter()
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n");
+    Some(Parsed::Action {
+        tool,
+        input: decode_input(&text[body.clone()]),
+        thought: clean(&thought),
+        end: body.end,
+    })
 }
 
 /// Parses the part `range` of `text` as a reply whose reasoning so far is

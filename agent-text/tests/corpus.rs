@@ -41,6 +41,11 @@ fn outputs_of_small_local_models_parse_as_expected() {
 }
 
 #[test]
+fn outputs_of_reasoning_models_parse_as_expected() {
+    check_cases(include_str!("data/reasoning_outputs.jsonl"), 21);
+}
+
+#[test]
 fn calls_in_families_own_formats_parse_as_expected() {
     check_cases(include_str!("data/family_calls.jsonl"), 27);
 }

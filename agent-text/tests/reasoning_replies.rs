@@ -96,6 +96,15 @@ fn harmony_channels_thinking_calls_and_final_replies() {
     );
     assert!(is_search(&parse(&react)));
 
+    // A final message with only a thought line in it, then a call.
+    let thought_then_call = "<|channel|>analysis<|message|>Need it.<|end|><|start|>assistant<|channel|>final<|message|>THOUGHT: I will look it up.<|end|><|start|>assistant<|channel|>commentary to=search <|constrain|>json<|message|>{\"query\": \"tower height\"}";
+    let parsed = parse(thought_then_call);
+    assert!(is_search(&parsed), "{parsed:?}");
+    assert!(
+        matches!(parsed, Parsed::Action { thought: Some(ref t), .. } if t.contains("I will look it up.")),
+        "{parsed:?}"
+    );
+
     let thinking_only = "<|channel|>analysis<|message|>Hmm.<|end|>";
     assert!(matches!(parse(thinking_only), Parsed::Error { .. }));
 }
