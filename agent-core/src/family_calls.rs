@@ -148,8 +148,9 @@ pub fn read_family_calls(text: &str) -> Option<FamilyCalls> {
 /// call (`{`) or list of calls (`[`): the offset of that bracket. `None`
 /// when the line does not open with a marker followed by one. Markers are
 /// special tokens (`<|…|>`), tags without spaces (`<TOOLCALL>`) and the
-/// word `functools` (Phi-4-mini); whether the JSON is a call is for the caller
-/// to check.
+/// marker words (Phi-4-mini's `functools`, LM Studio's
+/// `[TOOL_REQUEST]`); what follows may also be a Python-style list
+/// (LFM2). Whether it is a call is for the caller to check.
 pub fn json_call_marker_len(line: &str) -> Option<usize> {
     let mut at = 0;
     let mut markers = 0;
@@ -783,9 +784,10 @@ fn chatglm_head(text: &str, at: usize) -> Option<(&str, usize)> {
     let name = line[..len].trim();
     // A function's name: a word such as `Search:` on a line of its own
     // is a heading, not a call.
-    let word = name
-        .chars()
-        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    let word = name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'));
     if !is_name(name) || !word {
         return None;
     }
@@ -1002,6 +1004,8 @@ mod tests {
             "search\n```python\nprint(query='x')\n```",
             "<|assistant|>Sure, here it is.",
             "Search:\n```python\ntool_call(query='x')\n```",
+            "1.\n```python\ntool_call(query='x')\n```",
+            "---\n```python\ntool_call(query='x')\n```",
         ] {
             assert!(read_family_calls(text).is_none(), "{text}");
         }

@@ -82,11 +82,11 @@ pub(crate) fn calls_in_content(content: &str, tool_names: &[&str]) -> Vec<ToolCa
 /// Calls written after prose (`I'll create the file.` then a
 /// `<function=…>` block, or an apology then a JSON call): the first line
 /// that opens a call, and all that follows it, must be calls to offered
-/// tools; the prose before them is the model's thought. JSON must end the
-/// reply (closing tags or tokens aside): JSON between two pieces of
-/// prose is an example in an answer. Only the first such line is tried,
-/// so reading stays linear. `None` when no tools are offered: a JSON
-/// example after prose is then an answer.
+/// tools; the prose before them is the model's thought. The calls must
+/// end the reply (closing tags or tokens aside): a call between two pieces
+/// of prose, or inside a fence the prose opened, is an example in an
+/// answer. Only the first such line is tried, so reading stays linear.
+/// `None` when no tools are offered: a call after prose is then an answer.
 pub(crate) fn calls_after_prose(
     content: &str,
     tool_names: &[&str],
@@ -97,14 +97,38 @@ pub(crate) fn calls_after_prose(
     let at = content
         .match_indices('\n')
         .map(|(nl, _)| nl + 1)
-        .map(|start| start + (content[start..].len() - content[start..].trim_start().len()))
+        .map(|start| {
+            let line = &content[start..];
+            start + (line.len() - line.trim_start_matches([' ', '\t']).len())
+        })
         .find(|&start| opens_call(&content[start..]))?;
-    let json = content[at..].starts_with(['{', '[']) && !content[at..].starts_with(MISTRAL_CALLS);
-    if json && !content.trim_end().ends_with(['}', ']', '>']) {
+    let in_fence = content[..at].matches("```").count() % 2 == 1;
+    if in_fence || !ends_the_reply(&content[at..]) {
         return None;
     }
     let calls = calls_in_content(&content[at..], tool_names);
     (!calls.is_empty()).then(|| (content[..at].trim().to_string(), calls))
+}
+
+/// Whether the call that opens `text` runs to its end, closing tags and
+/// tokens aside: a JSON value read whole, or a `<function=…>` block after
+/// whose last `</function>` nothing but tags follows (one cut before its
+/// closing tag runs to the end). Markers that only a call follows
+/// (`[TOOL_CALLS]`, `<|python_tag|>`) end it by themselves.
+fn ends_the_reply(text: &str) -> bool {
+    if text.starts_with(['{', '[']) && !text.starts_with(MISTRAL_CALLS) {
+        let mut values = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+        return match values.next() {
+            Some(Ok(_)) => only_tags(&text[values.byte_offset()..]),
+            _ => false,
+        };
+    }
+    if text.starts_with(FUNCTION_OPEN) {
+        return text
+            .rfind(FUNCTION_CLOSE)
+            .is_none_or(|close| only_tags(&text[close + FUNCTION_CLOSE.len()..]));
+    }
+    true
 }
 
 /// Whether `line` opens a call in a format that must start the text it is
@@ -123,18 +147,27 @@ fn opens_call(line: &str) -> bool {
 }
 
 /// The name of the call `content` is, when it is one JSON call object
-/// (`name` with `arguments` or `parameters`) naming none of `tool_names`:
-/// a misspelled or made-up tool, which is no answer either.
+/// naming none of `tool_names`: a misspelled or made-up tool, which is no
+/// answer either. A call object has `name`, an object (or JSON string) of
+/// `arguments` or `parameters`, and at most an `id` and `type` besides,
+/// so a function's schema or other data with a name stays an answer.
 pub(crate) fn unknown_tool_call(content: &str, tool_names: &[&str]) -> Option<String> {
     if tool_names.is_empty() {
         return None;
     }
     let value = serde_json::from_str::<Value>(strip_fence(content.trim())).ok()?;
-    let name = value.get("name")?.as_str()?;
-    let call_shaped = value
+    let object = value.as_object()?;
+    let name = object.get("name")?.as_str()?;
+    let arguments = object
         .get("arguments")
-        .or_else(|| value.get("parameters"))
-        .is_some();
+        .or_else(|| object.get("parameters"))?;
+    let only_call_keys = object.keys().all(|key| {
+        matches!(
+            key.as_str(),
+            "name" | "arguments" | "parameters" | "id" | "type"
+        )
+    });
+    let call_shaped = only_call_keys && (arguments.is_object() || arguments.is_string());
     (call_shaped && !tool_names.contains(&name)).then(|| name.to_string())
 }
 
@@ -569,8 +602,14 @@ mod tests {
         assert!(calls_after_prose(other, &names).is_none());
         let offered = "Here it is:\n{\"name\": \"search\", \"arguments\": {}}";
         assert!(calls_after_prose(offered, &[]).is_none());
-        let example = "Here it is:\n{\"name\": \"search\", \"arguments\": {}}\nThat is the shape.";
-        assert!(calls_after_prose(example, &names).is_none());
+        for example in [
+            "Here it is:\n{\"name\": \"search\", \"arguments\": {}}\nThat is the shape.",
+            "Here it is:\n{\"name\": \"search\", \"arguments\": {}}\nSee the docs [1]",
+            "Calls look like this:\n```\n<function=search>{\"query\": \"x\"}</function>\n```\nThat is the format.",
+            "Calls look like this:\n```\n<function=search>{\"query\": \"x\"}</function>\n```",
+        ] {
+            assert!(calls_after_prose(example, &names).is_none(), "{example}");
+        }
     }
 
     #[test]
@@ -589,5 +628,12 @@ mod tests {
         let known = "{\"name\": \"get_weather\", \"arguments\": {}}";
         assert_eq!(unknown_tool_call(known, &names), None);
         assert_eq!(unknown_tool_call(call, &[]), None);
+        // A function's schema, or a name with a list, is data.
+        let schema = "{\"name\": \"get_time\", \"description\": \"Returns the time\", \"parameters\": {\"type\": \"object\"}}";
+        assert_eq!(unknown_tool_call(schema, &names), None);
+        assert_eq!(
+            unknown_tool_call("{\"name\": \"x\", \"arguments\": [1]}", &names),
+            None
+        );
     }
 }

@@ -126,7 +126,7 @@ fn blob_after_comment(text: &str, line: &str, line_end: usize, limit: usize) -> 
     if !(line.starts_with('(') && line.ends_with(')')) {
         return None;
     }
-    let at = line_end + (text[line_end..].len() - text[line_end..].trim_start().len());
+    let at = crate::blob::skip_space(text, line_end);
     let opens = text[at..].starts_with("```") || text[at..].starts_with('{');
     (opens && at < limit).then_some(at)
 }

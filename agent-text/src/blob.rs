@@ -129,14 +129,21 @@ pub(crate) fn read_blob(text: &str, at: usize) -> Blob {
     }
 }
 
-/// The object with its keys written the plain way: lower case, `_` for a
-/// space or `-` (`"Action Input"` → `action_input`): a model asked for
-/// the ReAct lines as JSON writes the labels as keys. Only the top level
-/// changes; a key already written the plain way wins over one that
-/// becomes it.
+/// The object with its keys written the plain way (lower case, `_` for a
+/// space or `-`) when it is the ReAct lines written as JSON, which a
+/// `Thought`, `Action Input` or `Final Answer` key shows (`"Action
+/// Input"` → `action_input`); other objects, such as data with a `Name`,
+/// are left as they are. Only the top level changes; a key already
+/// written the plain way wins over one that becomes it.
 fn with_plain_keys(object: Map<String, Value>) -> Map<String, Value> {
     let plain = |key: &str| key.trim().to_lowercase().replace([' ', '-'], "_");
-    if object.keys().all(|key| plain(key) == *key) {
+    let react = object.keys().any(|key| {
+        matches!(
+            plain(key).as_str(),
+            "thought" | "action_input" | "final_answer"
+        )
+    });
+    if !react || object.keys().all(|key| plain(key) == *key) {
         return object;
     }
     let mut out = Map::new();
@@ -224,6 +231,7 @@ pub(crate) fn from_object(object: Map<String, Value>, end: usize) -> Blob {
         };
     };
     let input = INPUT_KEYS.iter().find_map(|key| object.remove(*key));
+    let has_input = input.is_some();
     if input.is_none() && input_required {
         return Blob::NotAction { end };
     }
@@ -237,7 +245,11 @@ pub(crate) fn from_object(object: Map<String, Value>, end: usize) -> Blob {
         };
     }
     let tool = clean_name(&name);
-    if tool.is_empty() || is_sentence(&tool) {
+    // A name of more than three words names a tool only with an input
+    // beside it (`{"action": "Send the contract to Ana", "due": …}` is a
+    // to-do, not a call).
+    let long = tool.split_whitespace().count() > 3;
+    if tool.is_empty() || is_sentence(&tool) || (long && !has_input) {
         return Blob::NotAction { end };
     }
     let input = match input {

@@ -152,19 +152,51 @@ const TURN_END_TOKENS: [&str; 18] = [
 
 /// The text before the first leaked end-of-turn token (one pass over the
 /// `<` characters). ChatGLM3's `<|assistant|>NAME` header before a call
-/// continues the reply instead.
+/// continues the reply instead, unless a ReAct step came before it.
 fn cut_turn_end(text: &str) -> &str {
     let mut from = 0;
+    let mut step_labels = StepLabels::default();
     while let Some(lt) = text[from..].find('<') {
         let at = from + lt;
         if TURN_END_TOKENS.iter().any(|t| text[at..].starts_with(t))
-            && !opens_chatglm_call(text, at)
+            && (!opens_chatglm_call(text, at) || step_labels.before(text, at))
         {
             return &text[..at];
         }
         from = at + 1;
     }
     text
+}
+
+/// Whether an `Action:`, `Action Input` or `Answer:` label (any case), a
+/// step the model already wrote, stands before a position; the text is
+/// read once, however many positions are asked about in order.
+#[derive(Default)]
+struct StepLabels {
+    /// How far the text has been read.
+    read: usize,
+    /// Whether a label was found in it.
+    seen: bool,
+}
+
+impl StepLabels {
+    const LABELS: [&str; 3] = ["action:", "action input", "answer:"];
+    /// The longest label, in bytes: a label cut by the last position
+    /// read is found on the next read.
+    const OVERLAP: usize = 12;
+
+    fn before(&mut self, text: &str, at: usize) -> bool {
+        if !self.seen && at > self.read {
+            let mut start = self.read.saturating_sub(Self::OVERLAP);
+            while !text.is_char_boundary(start) {
+                start -= 1;
+            }
+            let lower = text[start..at].to_lowercase();
+            self.seen = Self::LABELS.iter().any(|label| lower.contains(label));
+            self.read = at;
+        }
+        self.seen
+    }
 }
 
 /// Removes a partial stop token (`Observ`, `Obs`…) on the last line.
@@ -265,17 +297,13 @@ fn parse_harmony(text: &str, reply: Harmony, options: ParseOptions) -> Parsed {
             let options = ParseOptions {
                 implicit_final_answer: true,
             };
-            let said = text[body.clone()].trim().to_string();
-            let after = body.end;
+            let (said, after) = (body.clone(), body.end);
             match parse_body(text, body, reply.thought.clone(), options) {
                 // A final message with no step in it (only a thought
                 // line), then a call: the call is the step.
                 error @ Parsed::Error { .. } => {
-                    let thought = [reply.thought.trim(), said.as_str()]
-                        .into_iter()
-                        .filter(|t| !t.is_empty())
-                        .collect::<Vec<_>>()
-                        .join("\n");
+                    let mut thought = reply.thought;
+                    push_thought(&mut thought, &text[said]);
                     harmony_call_after(text, after, thought).unwrap_or(error)
                 }
                 parsed => parsed,
@@ -291,20 +319,26 @@ fn parse_harmony(text: &str, reply: Harmony, options: ParseOptions) -> Parsed {
     }
 }
 
-/// The harmony call in the messages that start after `from`, if the next
-/// step there is one, with `thought` before it.
-fn harmony_call_after(text: &str, from: usize, thought: String) -> Option<Parsed> {
-    let at = from + text[from..].find("<|start|>")?;
+/// The harmony call in the assistant's messages that start right after
+/// the final message ending at `from`, if the next step there is one,
+/// with `thought` before it. A final message that ended the turn
+/// (`<|return|>`) or another role's message after it leaves none.
+fn harmony_call_after(text: &str, from: usize, mut thought: String) -> Option<Parsed> {
+    let rest = &text[from..];
+    let rest_at = from + (rest.len() - rest.trim_start().len());
+    let next = text[rest_at..]
+        .strip_prefix("<|end|>")
+        .map_or(rest_at, |_| rest_at + "<|end|>".len());
+    let at = next + (text[next..].len() - text[next..].trim_start().len());
+    if !text[at..].starts_with("<|start|>assistant") {
+        return None;
+    }
     let later = read_harmony(&text[at..])?;
     let Some(HarmonyStep::Call { tool, body }) = later.step else {
         return None;
     };
     let body = at + body.start..at + body.end;
-    let thought = [thought.as_str(), later.thought.trim()]
-        .into_iter()
-        .filter(|t| !t.is_empty())
-        .collect::<Vec<_>>()
-        .join("\n");
+    push_thought(&mut thought, &later.thought);
     Some(Parsed::Action {
         tool,
         input: decode_input(&text[body.clone()]),

@@ -774,6 +774,31 @@ fn react_labels_as_json_keys() {
     );
 }
 
+// Data with a name, or a to-do with a long name and no input, is no call:
+// the answer after it stands.
+#[test]
+fn data_and_to_dos_in_json_are_not_calls() {
+    for text in [
+        "Thought: Found the record\n{\"Name\": \"A Person\", \"Parameters\": {\"age\": 31}}\nFinal Answer: the age",
+        "Thought: The follow-up is\n{\"action\": \"Send the contract to them\", \"due\": \"Friday\"}\nFinal Answer: the follow-up",
+    ] {
+        assert_eq!(j(text)["kind"], "final", "{text}");
+    }
+}
+
+// ChatGLM3's header continues a reply, but not after a step.
+#[test]
+fn a_chatglm_header_after_a_step_ends_the_reply() {
+    assert_eq!(
+        j("Final Answer: the answer\n<|assistant|>search\n```python\ntool_call(query='x')\n```"),
+        final_answer("the answer")
+    );
+    assert_eq!(
+        j("Let me look.\n<|assistant|>search\n```python\ntool_call(query='x')\n```"),
+        action("search", json!({"query": "x"}))
+    );
+}
+
 // An `Action:` line that only comments on the step, with the blob below.
 #[test]
 fn a_comment_on_the_action_line_above_its_blob() {

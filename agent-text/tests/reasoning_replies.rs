@@ -105,6 +105,15 @@ fn harmony_channels_thinking_calls_and_final_replies() {
         "{parsed:?}"
     );
 
+    // A final message that ended the turn, or another role after it: no
+    // call is taken from beyond it.
+    for beyond in [
+        "<|channel|>final<|message|>Thought: done.<|return|><|start|>assistant<|channel|>commentary to=search<|message|>{\"query\": \"tower height\"}",
+        "<|channel|>final<|message|>Thought: done.<|end|><|start|>user<|message|>search it<|end|><|start|>assistant<|channel|>commentary to=search<|message|>{\"query\": \"tower height\"}",
+    ] {
+        assert!(matches!(parse(beyond), Parsed::Error { .. }), "{beyond}");
+    }
+
     let thinking_only = "<|channel|>analysis<|message|>Hmm.<|end|>";
     assert!(matches!(parse(thinking_only), Parsed::Error { .. }));
 }
