@@ -153,6 +153,18 @@ impl NativeTransport {
     }
 }
 
+/// Adds `more` to the turn's thought, on a line of its own; nothing when
+/// it is empty.
+fn add_thought(thought: &mut Option<String>, more: &str) {
+    if more.is_empty() {
+        return;
+    }
+    *thought = Some(match thought.take() {
+        Some(before) => format!("{before}\n{more}"),
+        None => more.to_string(),
+    });
+}
+
 impl Transport for NativeTransport {
     fn name(&self) -> &str {
         "native"
@@ -234,12 +246,7 @@ impl Transport for NativeTransport {
             && let Some(reply) = read_harmony(&text)
         {
             // gpt-oss's channels, from a server that did not parse them.
-            if !reply.thought.is_empty() {
-                thought = Some(match thought {
-                    Some(apart) => format!("{apart}\n{}", reply.thought),
-                    None => reply.thought.clone(),
-                });
-            }
+            add_thought(&mut thought, &reply.thought);
             text = match reply.step {
                 Some(HarmonyStep::Call { tool, body }) => {
                     let arguments = parse_arguments(text[body].trim().to_string());
@@ -251,13 +258,7 @@ impl Transport for NativeTransport {
             };
         }
         if let Some(split) = split_reasoning(&text) {
-            let block = split.reasoning.trim();
-            if !block.is_empty() {
-                thought = Some(match thought {
-                    Some(apart) => format!("{apart}\n{block}"),
-                    None => block.to_string(),
-                });
-            }
+            add_thought(&mut thought, split.reasoning.trim());
             unfinished_reasoning = !split.closed;
             text = split.reply.to_string();
         }
@@ -297,12 +298,7 @@ impl Transport for NativeTransport {
                 // Prose, then calls: the prose is the thought.
                 calls = found;
                 text.clear();
-                if !prose.is_empty() {
-                    thought = Some(match thought {
-                        Some(before) => format!("{before}\n{prose}"),
-                        None => prose,
-                    });
-                }
+                add_thought(&mut thought, &prose);
             }
         }
         if calls.is_empty()
