@@ -163,8 +163,28 @@ impl std::fmt::Debug for Search {
     }
 }
 
+/// The lower-cased words of `text`. A number keeps its inner `.` and
+/// `,` (`1.0`, `2,100,000`), so a query for version 1.0 does not match
+/// every entry holding a 1 or a 0.
 fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_alphanumeric())
+    let mut words = Vec::new();
+    let mut start = 0;
+    let mut previous = None;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, next)| next);
+        let in_number = matches!(c, '.' | ',')
+            && previous.is_some_and(|p: char| p.is_ascii_digit())
+            && next.is_some_and(|n| n.is_ascii_digit());
+        if !c.is_alphanumeric() && !in_number {
+            words.push(&text[start..i]);
+            start = i + c.len_utf8();
+        }
+        previous = Some(c);
+    }
+    words.push(&text[start..]);
+    words
+        .into_iter()
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
 }
@@ -566,6 +586,23 @@ mod tests {
             naming_terms("Of the"),
             HashSet::from(["of".to_string(), "the".to_string()])
         );
+    }
+
+    #[test]
+    fn a_number_is_one_word_with_its_inner_dot_and_commas() {
+        let words: Vec<String> = terms("Version 1.0 (2,100,000 people, 2024). Done.").collect();
+        assert_eq!(
+            words,
+            ["version", "1.0", "2,100,000", "people", "2024", "done"]
+        );
+        // The built-in base: a version number finds its entry, not every
+        // entry holding a 1 or a 0 in another number.
+        let titles: Vec<String> = Search::new()
+            .query("Rust 1.0 release date")
+            .iter()
+            .map(|d| d.title.clone())
+            .collect();
+        assert_eq!(titles, ["Rust (programming language)"]);
     }
 
     #[tokio::test]
