@@ -1,7 +1,7 @@
 //! The value of an `Action:` label: a tool name, maybe followed by its
 //! arguments written as a call (`tool({…})`, `tool {…}`, `tool("…")`,
-//! `tool(key=value)`), the paper's `Tool[input]` / `Finish[answer]`, or a
-//! JSON action blob. A sentence where a name should be is refused.
+//! `tool(key=value)`, `tool: input`), the paper's `Tool[input]` /
+//! `Finish[answer]`, or a JSON action blob. A sentence where a name should be is refused.
 
 use serde_json::{Map, Value};
 
@@ -98,6 +98,9 @@ pub(crate) fn read_action(text: &str, value: usize, limit: usize) -> ActionValue
     if let Some(finish) = long_finish(text, name_at, line, limit) {
         return finish;
     }
+    if let Some(named) = colon_call(line, line_end) {
+        return named;
+    }
     let args_at = line.find(['(', '{', '[']).map(|i| name_at + i);
     let raw_name = &text[name_at..args_at.unwrap_or(line_end)];
     let name = clean_name(raw_name);
@@ -116,6 +119,28 @@ pub(crate) fn read_action(text: &str, value: usize, limit: usize) -> ActionValue
     let args = args_at.and_then(|at| call_arguments(text, at, line_end, spaced));
     let end = args.as_ref().map_or(line_end, |(_, end)| *end);
     ActionValue::Named { name, args, end }
+}
+
+/// `name: input`, the action line of Simon Willison's widely copied ReAct
+/// loop (`Action: <tool>: <input>`, then `PAUSE`): a one-word name, then
+/// the rest of the line as its input. Not when the rest packs a second
+/// call to the same name, or the name is a URL's scheme.
+fn colon_call(line: &str, line_end: usize) -> Option<ActionValue> {
+    let (name, input) = line.split_once(':')?;
+    let name = name.trim();
+    let input = input.trim();
+    let one_word = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    if !one_word || input.is_empty() || input.starts_with("//") {
+        return None;
+    }
+    if input.contains(&format!("{name}:")) {
+        return None;
+    }
+    Some(ActionValue::Named {
+        name: name.to_string(),
+        args: Some((Ok(decode_plain(input)), line_end)),
+        end: line_end,
+    })
 }
 
 /// Where a fenced or bare JSON blob starts, on the line after an action

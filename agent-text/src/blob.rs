@@ -162,8 +162,9 @@ fn with_plain_keys(object: Map<String, Value>) -> Map<String, Value> {
 }
 
 /// The call inside an OpenAI-style wrapper printed as text:
-/// `{"tool_calls": [{…}]}` (the first call), `{"tool_call": {…}}` and
-/// `{"function": {"name": …, "arguments": …}}`. Any other object is
+/// `{"tool_calls": [{…}]}` (the first call), `{"tool_call": {…}}`,
+/// `{"function": {"name": …, "arguments": …}}` and AutoGPT's
+/// `{"thoughts": {"text": …}, "command": {"name": …, "args": …}}`. Any other object is
 /// returned as it is.
 fn unwrapped_call(mut object: Map<String, Value>) -> Map<String, Value> {
     if let Some(Value::Array(calls)) = object.get("tool_calls")
@@ -179,6 +180,16 @@ fn unwrapped_call(mut object: Map<String, Value>) -> Map<String, Value> {
         && function.get("name").is_some_and(Value::is_string)
     {
         return function.clone();
+    }
+    if let Some(Value::Object(command)) = object.get("command")
+        && command.get("name").is_some_and(Value::is_string)
+    {
+        // AutoGPT's reply: its thought is `thoughts.text`.
+        let mut call = command.clone();
+        if let Some(Value::String(text)) = object.get("thoughts").and_then(|t| t.get("text")) {
+            call.insert("thought".into(), Value::String(text.clone()));
+        }
+        return call;
     }
     object
 }

@@ -222,6 +222,9 @@ const LABEL_DASHES: [&str; 3] = [" - ", " – ", " — "];
 fn label_without_colon(window: &str) -> Option<(Label, usize)> {
     let line_len = window.find(['\n', '\r']).unwrap_or(window.len());
     let line = &window[..line_len];
+    if let Some(label) = dspy_field(line) {
+        return Some((label, line_len));
+    }
     let name = line.trim_end().trim_end_matches(['*', '#', ' ']);
     if let Some(label) = label_word(name).filter(|l| *l != Label::Observation) {
         return Some((label, line_len));
@@ -233,9 +236,28 @@ fn label_without_colon(window: &str) -> Option<(Label, usize)> {
     })
 }
 
+/// The step a DSPy field header stands for (`[[ ## next_tool_name ## ]]`,
+/// alone on its line, as DSPy's chat adapter asks models to write them).
+fn dspy_field(line: &str) -> Option<Label> {
+    let field = line
+        .trim()
+        .strip_prefix("[[")?
+        .strip_suffix("]]")?
+        .trim()
+        .trim_matches('#')
+        .trim();
+    match field {
+        "next_thought" | "reasoning" => Some(Label::Thought),
+        "next_tool_name" => Some(Label::Action),
+        "next_tool_args" => Some(Label::ActionInput),
+        "answer" => Some(Label::FinalAnswer),
+        _ => None,
+    }
+}
+
 /// Labels as models translate them, lower-cased, words split by one
 /// space. Only read at a line start, before a colon.
-const TRANSLATED: [(&str, Label); 191] = [
+const TRANSLATED: [(&str, Label); 192] = [
     // Thought
     ("pensée", Label::Thought),
     ("réflexion", Label::Thought),
@@ -294,6 +316,7 @@ const TRANSLATED: [(&str, Label); 191] = [
     ("risposta finale", Label::FinalAnswer),
     ("risposta", Label::FinalAnswer),
     ("resposta final", Label::FinalAnswer),
+    ("resposta", Label::FinalAnswer),
     ("окончательный ответ", Label::FinalAnswer),
     ("итоговый ответ", Label::FinalAnswer),
     ("ответ", Label::FinalAnswer),

@@ -40,7 +40,7 @@ use agent_core::kimi::read_kimi_calls;
 
 use crate::action::{ActionValue, read_action};
 use crate::blob::{Blob, answer_text, read_blob};
-use crate::input::{decode_input, read_input, without_stray_fence};
+use crate::input::{decode_input, decode_plain, read_input, without_stray_fence};
 use crate::labels::{Event, Found, Label, Mode, Scanner, input_words_after};
 
 /// The decision parsed from one model output. Its JSON form is stable:
@@ -222,6 +222,23 @@ fn is_final_answer_name(name: &str) -> bool {
 fn clean(text: &str) -> Option<String> {
     let t = text.trim();
     (!t.is_empty()).then(|| t.to_string())
+}
+
+/// The answer of a code agent's answer written as a fenced
+/// `final_answer(<value>)` call (smolagents), as its value's text.
+fn fenced_answer_call(raw: &str) -> Option<String> {
+    let inner = raw.trim().strip_prefix("```")?.strip_suffix("```")?;
+    let (_, code) = inner.split_once('\n')?;
+    let args = code
+        .trim()
+        .strip_prefix("final_answer(")?
+        .strip_suffix(')')?
+        .trim();
+    let args = args.strip_prefix("answer=").unwrap_or(args).trim();
+    match decode_plain(args) {
+        Value::String(text) => clean(&text),
+        other => Some(other.to_string()),
+    }
 }
 
 fn push_thought(thought: &mut String, text: &str) {
@@ -576,7 +593,7 @@ impl Walk<'_> {
             }
         };
         let raw = without_stray_fence(self.text[found.value..end].trim_end());
-        match clean(raw) {
+        match fenced_answer_call(raw).or_else(|| clean(raw)) {
             Some(answer) => Parsed::Final {
                 answer,
                 thought: self.thought(),
@@ -595,7 +612,12 @@ impl Walk<'_> {
         let next = self.next_label();
         let limit = next.map_or(self.text.len(), |n| n.start);
         match read_action(self.text, found.value, limit) {
-            ActionValue::Invalid(reason) => Some(Parsed::Error { reason, tool: None }),
+            // An action line that names no tool, with a final answer
+            // right after it (no input between): the answer is the step.
+            ActionValue::Invalid(reason) => Some(match next {
+                Some(next) if next.label == Label::FinalAnswer => self.final_answer(next),
+                _ => Parsed::Error { reason, tool: None },
+            }),
             ActionValue::Blob(at) => match read_blob(self.text, at) {
                 Blob::Action {
                     tool,

@@ -27,7 +27,7 @@ fn all_outputs_quoted_in_bug_reports_parse_as_expected() {
 
 #[test]
 fn outputs_in_other_languages_parse_as_expected() {
-    check_cases(include_str!("data/non_english_outputs.jsonl"), 49);
+    check_cases(include_str!("data/non_english_outputs.jsonl"), 54);
 }
 
 #[test]
@@ -43,6 +43,11 @@ fn outputs_of_small_local_models_parse_as_expected() {
 #[test]
 fn outputs_of_reasoning_models_parse_as_expected() {
     check_cases(include_str!("data/reasoning_outputs.jsonl"), 21);
+}
+
+#[test]
+fn outputs_of_other_agent_frameworks_parse_as_expected() {
+    check_cases(include_str!("data/agent_framework_outputs.jsonl"), 18);
 }
 
 #[test]

@@ -807,3 +807,66 @@ fn a_comment_on_the_action_line_above_its_blob() {
     // A comment with nothing under it still names no tool.
     assert!(is_error("Action: (for the first number)\nAction Input: x"));
 }
+
+// Simon Willison's loop: `Action: <tool>: <input>`, then `PAUSE`.
+#[test]
+fn the_willison_action_line_holds_its_input_after_a_colon() {
+    assert_eq!(
+        j("Thought: I need the cost\nAction: lookup_price: <item>\nPAUSE"),
+        action("lookup_price", json!("<item>"))
+    );
+    assert_eq!(
+        j("Action: search: {\"query\": \"<words>\"}"),
+        action("search", json!({"query": "<words>"}))
+    );
+    // An Action Input line after it wins.
+    assert_eq!(
+        j("Action: search: <words>\nAction Input: {\"query\": \"<other>\"}"),
+        action("search", json!({"query": "<other>"}))
+    );
+    // Two calls packed on the line, or a URL, are not one call.
+    assert!(is_error(
+        "Action: lookup_price: <a>; lookup_price: <b>\nPAUSE"
+    ));
+    assert!(is_error("Action: https://<host>/<path>"));
+}
+
+// An `Action:` line that names no tool, then the answer at once.
+#[test]
+fn an_unusable_action_line_right_before_the_answer_gives_the_answer() {
+    assert_eq!(
+        j("Thought: I know this\nAction: I will answer from what I know.\nFinal Answer: <answer>"),
+        final_answer("<answer>")
+    );
+    // With a made-up observation between them the step is broken.
+    assert!(is_error(
+        "Action: I will answer from what I know.\nObservation: <made up>\nFinal Answer: <answer>"
+    ));
+}
+
+// Other agent frameworks' step formats.
+#[test]
+fn autogpt_commands_dspy_fields_and_fenced_answer_calls() {
+    assert_eq!(
+        j(
+            "{\"thoughts\": {\"text\": \"<thought>\", \"plan\": \"-\"}, \"command\": {\"name\": \"search\", \"args\": {\"query\": \"<words>\"}}}"
+        ),
+        action("search", json!({"query": "<words>"}))
+    );
+    assert_eq!(
+        j(
+            "[[ ## next_thought ## ]]\n<thought>\n\n[[ ## next_tool_name ## ]]\nsearch\n\n[[ ## next_tool_args ## ]]\n{\"query\": \"<words>\"}\n\n[[ ## completed ## ]]"
+        ),
+        action("search", json!({"query": "<words>"}))
+    );
+    assert_eq!(
+        j("Thought: done\nFinal Answer:\n```py\nfinal_answer(\"<answer>\")\n```"),
+        final_answer("<answer>")
+    );
+    assert_eq!(
+        j("Final Answer:\n```py\nfinal_answer(answer=42)\n```"),
+        final_answer("42")
+    );
+    // A Portuguese bare answer label.
+    assert_eq!(j("RESPOSTA: <resposta>"), final_answer("<resposta>"));
+}

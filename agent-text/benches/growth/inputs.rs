@@ -28,10 +28,11 @@ pub(crate) struct Pattern {
 /// messages without end, deeply nested brackets, one long line, and
 /// other families' tagged calls that never close (`<invoke>` elements,
 /// GLM pairs, DeepSeek tokens, Functionary lines, ChatGLM3 headers and
-/// fences, markers before JSON),
+/// fences, markers before JSON), Willison action lines, DSPy field
+/// headers and a fenced `final_answer(` call nested without end,
 /// and a plain-text input that runs on, a colon at a time or a line (and
 /// fence) at a time.
-pub(crate) const PATTERNS: [Pattern; 24] = [
+pub(crate) const PATTERNS: [Pattern; 27] = [
     Pattern {
         name: "input_colons",
         prefix: "Action: a\nAction Input: x",
@@ -67,6 +68,24 @@ pub(crate) const PATTERNS: [Pattern; 24] = [
         prefix: ">>>all\n",
         open: ">>>f\n{\"a\": [",
         close: "",
+    },
+    Pattern {
+        name: "willison_lines",
+        prefix: "",
+        open: "Action: f: f: f:\n",
+        close: "",
+    },
+    Pattern {
+        name: "dspy_headers",
+        prefix: "",
+        open: "[[ ## next_tool_name ## ]]\n[[ ## next_tool_args ## ]]\n",
+        close: "",
+    },
+    Pattern {
+        name: "fenced_answer_calls",
+        prefix: "Final Answer:\n```py\n",
+        open: "final_answer(",
+        close: ")",
     },
     Pattern {
         name: "chatglm_calls",
