@@ -37,7 +37,7 @@ fn more_real_outputs_parse_as_expected() {
 
 #[test]
 fn outputs_of_small_local_models_parse_as_expected() {
-    check_cases(include_str!("data/small_model_outputs.jsonl"), 31);
+    check_cases(include_str!("data/small_model_outputs.jsonl"), 39);
 }
 
 #[test]
