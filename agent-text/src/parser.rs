@@ -235,6 +235,9 @@ fn fenced_answer_call(raw: &str) -> Option<String> {
         .strip_suffix(')')?
         .trim();
     let args = args.strip_prefix("answer=").unwrap_or(args).trim();
+    if args.contains("final_answer(") {
+        return None;
+    }
     match decode_plain(args) {
         Value::String(text) => clean(&text),
         other => Some(other.to_string()),

@@ -867,6 +867,11 @@ fn autogpt_commands_dspy_fields_and_fenced_answer_calls() {
         j("Final Answer:\n```py\nfinal_answer(answer=42)\n```"),
         final_answer("42")
     );
+    // Two calls in the fence are not one answer: the text stands.
+    assert_eq!(
+        j("Final Answer:\n```py\nfinal_answer(\"a\") + final_answer(\"b\")\n```")["answer"],
+        "```py\nfinal_answer(\"a\") + final_answer(\"b\")\n```"
+    );
     // A Portuguese bare answer label.
     assert_eq!(j("RESPOSTA: <resposta>"), final_answer("<resposta>"));
 }
