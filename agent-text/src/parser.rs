@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use agent_core::family_calls::{
-    find_json_call_marker, functionary_prose, opens_chatglm_call, read_family_calls,
+    find_json_call_marker, functionary_prose, opens_chatglm_call, read_family_calls, strip_fence,
 };
 use agent_core::kimi::read_kimi_calls;
 
@@ -227,10 +227,11 @@ fn clean(text: &str) -> Option<String> {
 /// The answer of a code agent's answer written as a fenced
 /// `final_answer(<value>)` call (smolagents), as its value's text.
 fn fenced_answer_call(raw: &str) -> Option<String> {
-    let inner = raw.trim().strip_prefix("```")?.strip_suffix("```")?;
-    let (_, code) = inner.split_once('\n')?;
-    let args = code
-        .trim()
+    let raw = raw.trim();
+    if !(raw.starts_with("```") && raw.ends_with("```")) {
+        return None;
+    }
+    let args = strip_fence(raw)
         .strip_prefix("final_answer(")?
         .strip_suffix(')')?
         .trim();
