@@ -215,6 +215,14 @@ pub trait Tool: Send + Sync {
     /// Runs the tool.
     async fn call(&self, args: Value) -> Result<ToolOutput, ToolError>;
 
+    /// What the model should know before its first step, such as the files
+    /// a working directory holds. Read when each run starts and written
+    /// after the task in the run's opening message; `None` (the default)
+    /// adds nothing.
+    fn context(&self) -> Option<String> {
+        None
+    }
+
     /// The spec the model sees.
     fn spec(&self) -> ToolSpec {
         ToolSpec {
@@ -244,6 +252,11 @@ pub trait Toolbox: Send + Sync {
     }
     /// Runs one call.
     async fn call(&self, call: &ToolCall) -> Result<ToolOutput, ToolError>;
+    /// What the model should know before its first step (see
+    /// [`Tool::context`]), read when each run starts; `None` adds nothing.
+    fn context(&self) -> Option<String> {
+        None
+    }
 }
 
 #[async_trait]
@@ -259,6 +272,9 @@ impl<T: Toolbox + ?Sized> Toolbox for std::sync::Arc<T> {
     }
     async fn call(&self, call: &ToolCall) -> Result<ToolOutput, ToolError> {
         (**self).call(call).await
+    }
+    fn context(&self) -> Option<String> {
+        (**self).context()
     }
 }
 

@@ -29,7 +29,8 @@ pub(crate) async fn prompt(args: &PromptArgs) -> Result<u8, CliError> {
         None => TASK_PLACEHOLDER.to_string(),
     };
     let servers = mcp::start(&args.mcp).await?;
-    let tools = toolbox::toolset(&args.tools, RUN_TOOLS, &servers)?.specs();
+    let toolset = toolbox::toolset(&args.tools, RUN_TOOLS, &servers)?;
+    let (tools, context) = (toolset.specs(), toolset.context());
     drop(servers);
     let config = RunConfig {
         transport,
@@ -38,6 +39,7 @@ pub(crate) async fn prompt(args: &PromptArgs) -> Result<u8, CliError> {
         options: setup::request_options(),
         estimator: Estimator::default(),
         grounded_tools: Vec::new(),
+        context,
     };
     let failure = |e: agent_core::run::RunError| CliError::Failure(e.to_string());
     let mut run = Run::new(task, Vec::new(), config, 0).map_err(failure)?;

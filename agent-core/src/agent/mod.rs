@@ -190,6 +190,7 @@ impl Agent {
                 options: self.options.clone(),
                 estimator: self.estimator.clone(),
                 grounded_tools,
+                context: self.toolbox.context(),
             },
             now_ms(),
         )

@@ -70,6 +70,11 @@ pub struct RunConfig {
     /// The tools whose numeric arguments must come from the conversation
     /// ([`Budget::ground_numbers`]): the agent takes them from its toolbox.
     pub grounded_tools: Vec<String>,
+    /// What the model should know before its first step, written after
+    /// the task in the opening message (the agent takes it from its
+    /// toolbox, [`Toolbox::context`](crate::Toolbox::context)). Checks that
+    /// read the question read the task alone.
+    pub context: Option<String>,
 }
 
 impl RunConfig {
@@ -82,6 +87,7 @@ impl RunConfig {
             options: RequestOptions::default(),
             estimator: Estimator::default(),
             grounded_tools: Vec::new(),
+            context: None,
         }
     }
 }
@@ -269,8 +275,14 @@ impl Run {
             options,
             estimator,
             grounded_tools,
+            context,
         } = config;
-        let opening = transport.opening(&task, &tools);
+        let opening = match context.as_deref().map(str::trim) {
+            Some(context) if !context.is_empty() => {
+                transport.opening(&format!("{task}\n\n{context}"), &tools)
+            }
+            _ => transport.opening(&task, &tools),
+        };
         let named = if budget.ground_names && !tools.is_empty() {
             named::NamedInQuestion::of(&task)
         } else {

@@ -229,6 +229,7 @@ pub(crate) async fn first_request_tokens(kind: Kind, settings: &Settings) -> Opt
         },
         estimator: Default::default(),
         grounded_tools: Vec::new(),
+        context: agent_core::Toolbox::context(&tools),
     };
     let mut run = Run::new(PROBE_TASK, Vec::new(), config, 0).ok()?;
     let Ok(Step::CallModel(request)) = run.next_step(0) else {

@@ -1,0 +1,90 @@
+//! A toolbox's context ([`Toolbox::context`]): read when each run starts,
+//! written after the task in the opening message, and never taken for the
+//! question by the checks that read it.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::sync::Mutex;
+
+use agent_core::message::Role;
+use agent_core::testing::{ScriptedModel, TestTransport};
+use agent_core::{Agent, Outcome, StopReason, ToolCall, ToolError, ToolOutput, ToolSpec, Toolbox};
+use async_trait::async_trait;
+use serde_json::json;
+
+/// A file reader whose context is what its directory holds now.
+struct Reader {
+    holds: Mutex<Vec<String>>,
+}
+
+#[async_trait]
+impl Toolbox for Reader {
+    fn specs(&self) -> Vec<ToolSpec> {
+        vec![ToolSpec {
+            name: "read".into(),
+            description: "Reads a file.".into(),
+            parameters: json!({"type": "object"}),
+        }]
+    }
+    async fn call(&self, _call: &ToolCall) -> Result<ToolOutput, ToolError> {
+        Ok(ToolOutput::new("port = 8443"))
+    }
+    fn context(&self) -> Option<String> {
+        let holds = self.holds.lock().unwrap();
+        (!holds.is_empty()).then(|| format!("Files: {}.", holds.join(", ")))
+    }
+}
+
+fn opening(outcome: &Outcome) -> String {
+    outcome
+        .transcript
+        .iter()
+        .find(|m| m.role == Role::User)
+        .map(|m| m.content.clone())
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_context_follows_the_task_in_the_opening_message_of_each_run() {
+    let reader = std::sync::Arc::new(Reader {
+        holds: Mutex::new(vec!["hosts/staging.ini".into()]),
+    });
+    let model = ScriptedModel::new()
+        .call("1", "read", json!({"path": "hosts/staging.ini"}))
+        .text("8443")
+        .text("8443");
+    let agent = Agent::builder()
+        .model(model)
+        .transport(TestTransport)
+        .toolbox(std::sync::Arc::clone(&reader))
+        .build()
+        .unwrap();
+    let outcome = agent.run("Which port does staging use?").await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert_eq!(
+        opening(&outcome),
+        "Which port does staging use?\n\nFiles: hosts/staging.ini."
+    );
+    // Read again at the next run's start: a file added since is there.
+    reader.holds.lock().unwrap().push("hosts/prod.ini".into());
+    let outcome = agent.run("And prod?").await;
+    assert_eq!(
+        opening(&outcome),
+        "And prod?\n\nFiles: hosts/staging.ini, hosts/prod.ini."
+    );
+}
+
+#[tokio::test]
+async fn no_context_leaves_the_task_alone() {
+    let model = ScriptedModel::new().text("Nothing to read.");
+    let agent = Agent::builder()
+        .model(model)
+        .transport(TestTransport)
+        .toolbox(Reader {
+            holds: Mutex::new(Vec::new()),
+        })
+        .build()
+        .unwrap();
+    let outcome = agent.run("Which port?").await;
+    assert_eq!(opening(&outcome), "Which port?");
+}
