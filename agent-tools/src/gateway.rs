@@ -6,7 +6,7 @@
 //! short and leak no internals; the full cause stays in the error's source
 //! for the operator.
 
-use std::panic::AssertUnwindSafe;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -446,6 +446,28 @@ impl Toolbox for ToolSet {
     fn needs_grounded_numbers(&self, name: &str) -> bool {
         self.lookup(name)
             .is_some_and(|e| e.tool.needs_grounded_numbers())
+    }
+
+    /// The allowed tools' contexts, each once, in the tools' order. A tool
+    /// whose context panics adds nothing (the panic is logged).
+    fn context(&self) -> Option<String> {
+        let mut parts: Vec<String> = Vec::new();
+        for entry in self.entries.iter() {
+            let context = match catch_unwind(AssertUnwindSafe(|| entry.tool.context())) {
+                Ok(context) => context,
+                Err(panic) => {
+                    tracing::warn!(tool = %entry.spec.name, "{} in its context", panic_message(&*panic));
+                    None
+                }
+            };
+            if let Some(context) = context
+                && !context.trim().is_empty()
+                && !parts.contains(&context)
+            {
+                parts.push(context);
+            }
+        }
+        (!parts.is_empty()).then(|| parts.join("\n\n"))
     }
 
     async fn call(&self, call: &ToolCall) -> Result<ToolOutput, ToolError> {

@@ -20,6 +20,7 @@ use serde_json::Value;
 use crate::schema::{lenient_schema_for, schema_for};
 
 type Handler<A> = Arc<dyn Fn(A) -> BoxFuture<'static, Result<ToolOutput, ToolError>> + Send + Sync>;
+type ContextFn = Arc<dyn Fn() -> Option<String> + Send + Sync>;
 
 /// A tool made of an arguments type `A` and an async handler.
 pub struct TypedTool<A> {
@@ -30,6 +31,7 @@ pub struct TypedTool<A> {
     known_fields: Option<Vec<String>>,
     sequential: bool,
     grounded_numbers: bool,
+    context: Option<ContextFn>,
     handler: Handler<A>,
     _args: PhantomData<fn(A)>,
 }
@@ -41,6 +43,7 @@ impl<A> std::fmt::Debug for TypedTool<A> {
             .field("strict", &self.known_fields.is_some())
             .field("sequential", &self.sequential)
             .field("grounded_numbers", &self.grounded_numbers)
+            .field("context", &self.context.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -57,6 +60,16 @@ impl<A: JsonSchema> TypedTool<A> {
     /// (`Budget::ground_numbers`).
     pub fn grounded_numbers(mut self) -> Self {
         self.grounded_numbers = true;
+        self
+    }
+
+    /// Gives the tool a context ([`Tool::context`]): `context` runs when
+    /// each run starts, and what it returns is written after the task.
+    pub fn with_context(
+        mut self,
+        context: impl Fn() -> Option<String> + Send + Sync + 'static,
+    ) -> Self {
+        self.context = Some(Arc::new(context));
         self
     }
 
@@ -126,6 +139,7 @@ where
         parameters,
         sequential: false,
         grounded_numbers: false,
+        context: None,
         handler,
         _args: PhantomData,
     }
@@ -154,6 +168,10 @@ where
 
     fn needs_grounded_numbers(&self) -> bool {
         self.grounded_numbers
+    }
+
+    fn context(&self) -> Option<String> {
+        self.context.as_ref().and_then(|context| context())
     }
 
     async fn call(&self, args: Value) -> Result<ToolOutput, ToolError> {

@@ -1,7 +1,9 @@
 //! File tools confined to a [`FileRoot`]: `read_file`, `grep`,
 //! `search_files`, `write_file` and `edit_file`. A read-only set leaves the
 //! writing tools out. Binary files are reported, not dumped; outputs are
-//! capped; writing tools are sequential (a barrier in a round).
+//! capped; writing tools are sequential (a barrier in a round). Turned on,
+//! each tool opens a run with what the root holds
+//! ([`overview`](super::overview)).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -13,11 +15,12 @@ use serde::Deserialize;
 
 use super::dated;
 use super::nearby::{self, walk};
+use super::overview::overview;
 use super::root::{Access, FileRoot, RootError};
 use super::table::{cells, column_values, labelled_row, matching_rows_summary, table_separator};
 use super::versions;
 use super::words;
-use crate::typed::typed_tool;
+use crate::typed::{TypedTool, typed_tool};
 
 /// Lines `read_file` returns at most per call.
 pub const MAX_READ_LINES: usize = 400;
@@ -103,6 +106,7 @@ pub struct EditFileArgs {
 pub struct FileTools {
     root: Arc<FileRoot>,
     read_only: bool,
+    overview: bool,
 }
 
 impl FileTools {
@@ -111,7 +115,17 @@ impl FileTools {
         Ok(Self {
             root: Arc::new(FileRoot::new(root)?),
             read_only: false,
+            overview: false,
         })
+    }
+
+    /// Whether a run opens with what the root holds, written after the
+    /// task: its files by path when it holds few, its top-level entries
+    /// otherwise. Off by default: on the 1.5B model it helped the text
+    /// transport and hurt the native one (`docs/tools.md`).
+    pub fn overview(mut self, on: bool) -> Self {
+        self.overview = on;
+        self
     }
 
     /// Leaves out `write_file` and `edit_file`.
@@ -130,7 +144,7 @@ impl FileTools {
     pub fn tools(&self) -> Vec<Arc<dyn Tool>> {
         let mut tools: Vec<Arc<dyn Tool>> = Vec::with_capacity(5);
         let root = Arc::clone(&self.root);
-        tools.push(Arc::new(typed_tool(
+        tools.push(Arc::new(self.with_overview(typed_tool(
             "read_file",
             "Read a text file with line numbers. Short files come whole; page through long ones with start/end.",
             move |args: ReadFileArgs| {
@@ -138,9 +152,9 @@ impl FileTools {
                     read_file(root, args).map(|out| versions::with_latest_noted(root, out))
                 })
             },
-        )));
+        ))));
         let root = Arc::clone(&self.root);
-        tools.push(Arc::new(typed_tool(
+        tools.push(Arc::new(self.with_overview(typed_tool(
             "grep",
             "Find lines containing a text (or regex) in files; prints file:line: text.",
             move |args: GrepArgs| {
@@ -148,9 +162,9 @@ impl FileTools {
                     grep(root, args).map(|out| with_latest_noted(root, out))
                 })
             },
-        )));
+        ))));
         let root = Arc::clone(&self.root);
-        tools.push(Arc::new(typed_tool(
+        tools.push(Arc::new(self.with_overview(typed_tool(
             "search_files",
             "List the files whose path matches a glob pattern.",
             move |args: SearchFilesArgs| {
@@ -158,32 +172,46 @@ impl FileTools {
                     search_files(root, args).map(|out| with_latest_noted(root, out))
                 })
             },
-        )));
+        ))));
         if !self.read_only {
             let root = Arc::clone(&self.root);
             tools.push(Arc::new(
-                typed_tool(
-                    "write_file",
-                    "Create or overwrite a text file with the given content.",
-                    move |args: WriteFileArgs| {
-                        blocking(Arc::clone(&root), move |root| write_file(root, args))
-                    },
-                )
-                .sequential(),
+                self.with_overview(
+                    typed_tool(
+                        "write_file",
+                        "Create or overwrite a text file with the given content.",
+                        move |args: WriteFileArgs| {
+                            blocking(Arc::clone(&root), move |root| write_file(root, args))
+                        },
+                    )
+                    .sequential(),
+                ),
             ));
             let root = Arc::clone(&self.root);
             tools.push(Arc::new(
-                typed_tool(
-                    "edit_file",
-                    "Replace text in a file; `old` must match exactly once.",
-                    move |args: EditFileArgs| {
-                        blocking(Arc::clone(&root), move |root| edit_file(root, args))
-                    },
-                )
-                .sequential(),
+                self.with_overview(
+                    typed_tool(
+                        "edit_file",
+                        "Replace text in a file; `old` must match exactly once.",
+                        move |args: EditFileArgs| {
+                            blocking(Arc::clone(&root), move |root| edit_file(root, args))
+                        },
+                    )
+                    .sequential(),
+                ),
             ));
         }
         tools
+    }
+
+    /// `tool`, opening each run with the root's overview when that is on.
+    /// The tools share one overview text, which the gateway writes once.
+    fn with_overview<A: JsonSchema>(&self, tool: TypedTool<A>) -> TypedTool<A> {
+        if !self.overview {
+            return tool;
+        }
+        let root = Arc::clone(&self.root);
+        tool.with_context(move || overview(&root))
     }
 }
 

@@ -6,6 +6,7 @@ mod dated;
 mod files;
 mod names;
 mod nearby;
+mod overview;
 mod root;
 mod search;
 mod table;
