@@ -78,6 +78,7 @@ pub mod outcome;
 pub mod python_calls;
 pub mod reasoning;
 pub mod run;
+pub mod script;
 pub mod tool;
 pub mod tool_name;
 pub mod trace;

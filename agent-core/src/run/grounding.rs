@@ -42,6 +42,7 @@ use serde_json::Value;
 
 use super::arithmetic::{FalseClaim, false_claims};
 use crate::message::{Message, Role};
+use crate::script::is_spaced_letter;
 
 /// Constants a model may use without finding them in the conversation,
 /// by significant digits: days in a year, seconds in an hour and a day,
@@ -613,7 +614,7 @@ fn dotted_and_in_words(text: &str) -> impl Iterator<Item = &str> {
             }
             _ => {}
         }
-        after_letter = c.is_alphabetic() || c == '_';
+        after_letter = is_spaced_letter(c) || c == '_';
     }
     runs.into_iter()
 }
@@ -632,7 +633,9 @@ fn is_whole(number: &str) -> bool {
 /// number is digits with an optional decimal part, with thousands
 /// separators (`,`, or a space or `_` between groups of three) read as
 /// part of it; digits inside a word (`E4127`, `utf8`) are not numbers,
-/// and a unit after them (`512Mi`, `330m`) does not matter.
+/// and a unit after them (`512Mi`, `330m`) does not matter. Text in a
+/// script without spaces puts its numbers right against its letters
+/// (`长是23.5米`): those are numbers.
 pub(super) fn numbers_with_text(text: &str) -> Vec<(String, String)> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
@@ -644,7 +647,7 @@ pub(super) fn numbers_with_text(text: &str) -> Vec<(String, String)> {
             i += 1;
             continue;
         }
-        if i > 0 && (chars[i - 1].is_alphabetic() || chars[i - 1] == '_') {
+        if i > 0 && (is_spaced_letter(chars[i - 1]) || chars[i - 1] == '_') {
             // Digits inside a word: skip the rest of the word.
             while i < chars.len() && chars[i].is_ascii_alphanumeric() {
                 i += 1;

@@ -30,6 +30,30 @@ fn numbers_are_read_with_their_separators_and_not_inside_words() {
 }
 
 #[test]
+fn numbers_against_letters_of_an_unspaced_script_are_numbers() {
+    let found = |t: &str| -> Vec<String> {
+        with_parts(numbers_with_text(t))
+            .map(|(_, digits, _)| digits)
+            .collect()
+    };
+    assert_eq!(found("一个长方形的长是23.5米，宽是16米。"), ["235", "16"]);
+    assert_eq!(found("東京の人口は約1400万人です"), ["14"]);
+    assert_eq!(found("길이는 8849미터"), ["8849"]);
+    // A Latin, Cyrillic or Arabic letter still makes digits part of a word.
+    assert_eq!(found("код Ж12 and E4127"), Vec::<String>::new());
+    // A question written so grounds the call that copies its numbers, and
+    // an answer written so is checked like any other.
+    let mut g = grounding(&["Question: 一个长方形的长是23.5米，宽是16米。它的面积是多少平方米？"]);
+    assert!(
+        g.check("area", &json!({"expression": "23.5 * 16"}), false)
+            .is_empty()
+    );
+    g.learn("376");
+    assert!(g.check_answer("面积是376平方米。", false).is_empty());
+    assert_eq!(g.check_answer("面积是380平方米。", false), ["380"]);
+}
+
+#[test]
 fn made_up_numbers_are_found_and_copied_ones_are_not() {
     let mut g = grounding(&[
         "Question: What is the combined population of Paris and Berlin?",

@@ -11,18 +11,7 @@
 //!   changes the last vowel); a name ending in a shorter word must end
 //!   there, so it is not found inside a longer one.
 
-/// Whether `c` belongs to a script written without spaces between words.
-fn unspaced(c: char) -> bool {
-    matches!(
-        u32::from(c),
-        0x0E00..=0x0E7F // Thai
-            | 0x3040..=0x30FF // Hiragana, Katakana
-            | 0x3400..=0x4DBF // Han, extension A
-            | 0x4E00..=0x9FFF // Han
-            | 0xAC00..=0xD7AF // Hangul syllables
-            | 0xF900..=0xFAFF // Han compatibility
-    )
-}
+use agent_core::script::is_unspaced;
 
 /// Letters a long name may end with after its stem.
 const MAX_ENDING: usize = 3;
@@ -49,7 +38,7 @@ impl Name {
         let written = name.trim().to_string();
         let lower = written.to_lowercase();
         let first = lower.chars().next()?;
-        if unspaced(first) {
+        if is_unspaced(first) {
             return Some(Self {
                 written,
                 stem: lower,
