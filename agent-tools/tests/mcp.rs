@@ -122,6 +122,49 @@ async fn start(registry: &mut ToolRegistry, servers: &[McpServerConfig]) -> McpS
     }
 }
 
+// ---------------------------------------------------------- instructions
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_servers_instructions_reach_the_model_once_when_asked_for() {
+    let mut registry = ToolRegistry::new();
+    let _servers = start(
+        &mut registry,
+        &[test_server("counter").with_instructions(true)],
+    )
+    .await;
+    let tools = registry.allow(["counter.*"]).unwrap();
+    assert_eq!(
+        tools.context().as_deref(),
+        Some(
+            "Instructions of the MCP server `counter`:\n\
+             Add numbers with `add`; `stats` reports how many calls this session made."
+        ),
+        "once, for all of the server's tools"
+    );
+    // Through an agent: written after the task in the opening message.
+    let model = std::sync::Arc::new(agent_core::testing::ScriptedModel::new().text("Done."));
+    let agent = agent_core::Agent::builder()
+        .model(std::sync::Arc::clone(&model))
+        .transport(agent_core::testing::TestTransport)
+        .toolbox(tools)
+        .build()
+        .unwrap();
+    agent.run("Count to three.").await;
+    let opening = &model.requests()[0].messages[1].content;
+    assert!(
+        opening.starts_with("Count to three.\n\nInstructions of the MCP server `counter`:"),
+        "{opening}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_servers_instructions_stay_out_by_default() {
+    let mut registry = ToolRegistry::new();
+    let _servers = start(&mut registry, &[test_server("quiet")]).await;
+    let tools = registry.allow(["quiet.*"]).unwrap();
+    assert_eq!(tools.context(), None);
+}
+
 // ---------------------------------------------------------- tools and calls
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

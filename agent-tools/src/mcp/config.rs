@@ -60,6 +60,14 @@ pub struct McpServerConfig {
     pub prefix: Option<String>,
     /// How long connecting (start, handshake, tool listing) may take.
     pub startup_timeout: Duration,
+    /// Whether the instructions the server sends when the session opens
+    /// (`instructions` of its `initialize` result, written for the model)
+    /// reach the model: the server's tools then carry them as their
+    /// context ([`Tool::context`](agent_core::Tool::context)), written once
+    /// after the task of each run that offers one of them. Off by default:
+    /// servers write them for large models, often a page long, and every
+    /// token costs a small local model time.
+    pub instructions: bool,
 }
 
 impl McpServerConfig {
@@ -99,6 +107,7 @@ impl McpServerConfig {
             transport,
             prefix: None,
             startup_timeout: DEFAULT_STARTUP_TIMEOUT,
+            instructions: false,
         }
     }
 
@@ -111,6 +120,13 @@ impl McpServerConfig {
     /// Registers its tools as `prefix_tool`.
     pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
         self.prefix = Some(prefix.into());
+        self
+    }
+
+    /// Passes the server's instructions on to the model (see
+    /// [`instructions`](Self::instructions)).
+    pub fn with_instructions(mut self, on: bool) -> Self {
+        self.instructions = on;
         self
     }
 

@@ -13,7 +13,8 @@
 //! Per server: `command`, `args`, `env`, `cwd` for stdio; `url`, `headers`,
 //! `bearerToken` or `bearerTokenEnv` for streamable HTTP; optionally
 //! `type` (`stdio`, `http`, `streamable-http`), `prefix`,
-//! `startupTimeoutSec` and `disabled`. Other fields are ignored, so files
+//! `startupTimeoutSec`, `instructions` (`true` passes the server's
+//! instructions on to the model) and `disabled`. Other fields are ignored, so files
 //! written for other clients load. A top-level `servers` object (VS Code's
 //! spelling) is read the same way.
 
@@ -158,6 +159,8 @@ struct RawServer {
     prefix: Option<String>,
     startup_timeout_sec: Option<f64>,
     #[serde(default)]
+    instructions: bool,
+    #[serde(default)]
     disabled: bool,
 }
 
@@ -226,7 +229,7 @@ impl RawServer {
                 ));
             }
         };
-        let mut config = McpServerConfig::new(name, transport);
+        let mut config = McpServerConfig::new(name, transport).with_instructions(self.instructions);
         if let Some(prefix) = self.prefix {
             config = config.with_prefix(prefix);
         }
@@ -260,7 +263,8 @@ mod tests {
         let servers = parse_config(
             r#"{"mcpServers": {
                 "b": {"command": "srv", "args": ["x", "y z"], "env": {"K": "V"}, "cwd": "/w",
-                      "prefix": "bb", "startupTimeoutSec": 2.5, "alwaysAllow": ["t"]},
+                      "prefix": "bb", "startupTimeoutSec": 2.5, "alwaysAllow": ["t"],
+                      "instructions": true},
                 "a": {"type": "http", "url": "http://h/mcp", "headers": {"X-A": "1"},
                       "bearerToken": "tok"}
             }}"#,
@@ -279,6 +283,8 @@ mod tests {
         assert_eq!(servers[0].name, "b");
         assert_eq!(servers[0].prefix.as_deref(), Some("bb"));
         assert_eq!(servers[0].startup_timeout, Duration::from_millis(2500));
+        assert!(servers[0].instructions);
+        assert!(!servers[1].instructions, "off unless asked for");
         assert_eq!(
             servers[0].transport,
             McpTransport::Stdio {

@@ -23,6 +23,8 @@ use super::text::{clip, clip_end};
 use super::tool::McpTool;
 use crate::gateway::is_valid_name;
 
+/// At most this many characters of a server's instructions reach the model.
+const MAX_INSTRUCTION_CHARS: usize = 4000;
 /// At most this many pages of tools are read from one server.
 const MAX_TOOL_PAGES: usize = 100;
 /// How long a server that failed to start gets to exit and flush stderr, so
@@ -156,6 +158,10 @@ impl McpConnection {
         };
         let name: Arc<str> = Arc::from(name);
         let stderr = process.as_ref().map(ServerProcess::stderr_tail_handle);
+        let context = config
+            .instructions
+            .then(|| instructions(&name, service.peer()))
+            .flatten();
         let mut tools: Vec<Arc<McpTool>> = Vec::with_capacity(listed.len());
         for tool in listed {
             let tool = McpTool::new(
@@ -164,6 +170,7 @@ impl McpConnection {
                 tool,
                 service.peer().clone(),
                 stderr.clone(),
+                context.clone(),
             )?;
             if let Some(twin) = tools.iter().find(|t| t.name() == tool.name()) {
                 return Err(McpError::NameClash {
@@ -309,6 +316,20 @@ async fn start_http(
             config.startup_timeout.as_millis()
         ))),
     }
+}
+
+/// The server's instructions for the model (its `initialize` result's),
+/// introduced by the server's name and clipped to
+/// [`MAX_INSTRUCTION_CHARS`]; `None` when it sent none.
+fn instructions(server: &str, peer: &Peer<RoleClient>) -> Option<Arc<str>> {
+    let info = peer.peer_info()?;
+    let text = info.instructions.as_deref()?.trim();
+    (!text.is_empty()).then(|| {
+        Arc::from(format!(
+            "Instructions of the MCP server `{server}`:\n{}",
+            clip(text, MAX_INSTRUCTION_CHARS)
+        ))
+    })
 }
 
 /// Every page of the server's tools.

@@ -36,17 +36,21 @@ pub(crate) struct McpTool {
     parameters: Value,
     peer: Peer<RoleClient>,
     stderr: Option<StderrTail>,
+    /// The server's instructions for the model, when passed on.
+    context: Option<Arc<str>>,
 }
 
 impl McpTool {
     /// The tool `listed` by `server`, registered as `prefix_name` with any
-    /// character a model cannot call replaced by `_`.
+    /// character a model cannot call replaced by `_`; `context`, the
+    /// server's instructions when they are passed on to the model.
     pub(crate) fn new(
         server: Arc<str>,
         prefix: Option<&str>,
         listed: rmcp::model::Tool,
         peer: Peer<RoleClient>,
         stderr: Option<StderrTail>,
+        context: Option<Arc<str>>,
     ) -> Result<Self, McpError> {
         let remote_name = listed.name.to_string();
         let full = match prefix {
@@ -89,6 +93,7 @@ impl McpTool {
             description,
             peer,
             stderr,
+            context,
         })
     }
 
@@ -142,6 +147,10 @@ impl Tool for McpTool {
 
     fn parameters(&self) -> Value {
         self.parameters.clone()
+    }
+
+    fn context(&self) -> Option<String> {
+        self.context.as_deref().map(str::to_string)
     }
 
     async fn call(&self, args: Value) -> Result<ToolOutput, ToolError> {

@@ -93,10 +93,15 @@ fn text(text: impl Into<String>) -> Result<CallToolResponse, ErrorData> {
     Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
 }
 
+/// What the server tells the client's model when the session opens.
+const INSTRUCTIONS: &str =
+    "Add numbers with `add`; `stats` reports how many calls this session made.";
+
 impl ServerHandler for TestServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("agentloop-test-server", "0.1.0"))
+            .with_instructions(INSTRUCTIONS)
     }
 
     async fn list_tools(
