@@ -10,13 +10,15 @@ fn grounding(texts: &[&str]) -> Grounding {
     g
 }
 
+/// The significant digits of every number of `t`, parts included.
+fn found(t: &str) -> Vec<String> {
+    with_parts(numbers_with_text(t))
+        .map(|(_, digits, _)| digits)
+        .collect()
+}
+
 #[test]
 fn numbers_are_read_with_their_separators_and_not_inside_words() {
-    let found = |t: &str| -> Vec<String> {
-        with_parts(numbers_with_text(t))
-            .map(|(_, digits, _)| digits)
-            .collect()
-    };
     assert_eq!(found("about 3,800,000 people (3.8 million)"), ["38", "38"]);
     assert_eq!(
         found("error E4127 in utf8 at 21 196 km"),
@@ -31,11 +33,6 @@ fn numbers_are_read_with_their_separators_and_not_inside_words() {
 
 #[test]
 fn numbers_against_letters_of_an_unspaced_script_are_numbers() {
-    let found = |t: &str| -> Vec<String> {
-        with_parts(numbers_with_text(t))
-            .map(|(_, digits, _)| digits)
-            .collect()
-    };
     assert_eq!(found("一个长方形的长是23.5米，宽是16米。"), ["235", "16"]);
     assert_eq!(found("東京の人口は約1400万人です"), ["14"]);
     assert_eq!(found("길이는 8849미터"), ["8849"]);
