@@ -163,6 +163,11 @@ pub(crate) struct McpArgs {
     /// Repeatable.
     #[arg(long = "mcp-config", value_name = "FILE")]
     pub(crate) config: Vec<PathBuf>,
+    /// Pass every MCP server's instructions (sent when its session
+    /// opens) on to the model, written once after the task. A config
+    /// file may ask for them per server with `"instructions": true`.
+    #[arg(long = "mcp-instructions")]
+    pub(crate) instructions: bool,
 }
 
 /// Limits of a run. Defaults come from the library ([`Budget::default`],

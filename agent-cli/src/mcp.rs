@@ -66,6 +66,12 @@ pub(crate) fn configs(args: &McpArgs) -> Result<Vec<McpServerConfig>, CliError> 
         }
         servers.push(server);
     }
+    if args.instructions {
+        servers = servers
+            .into_iter()
+            .map(|server| server.with_instructions(true))
+            .collect();
+    }
     Ok(servers)
 }
 
@@ -205,6 +211,14 @@ mod tests {
                 "127-0-0-1-2"
             ]
         );
+    }
+
+    #[test]
+    fn the_instructions_flag_asks_every_server_for_its_instructions() {
+        let mut flags = args(&["mcp-server-filesystem /a"], &["http://h/mcp"]);
+        assert!(configs(&flags).unwrap().iter().all(|s| !s.instructions));
+        flags.instructions = true;
+        assert!(configs(&flags).unwrap().iter().all(|s| s.instructions));
     }
 
     #[test]
