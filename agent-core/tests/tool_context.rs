@@ -88,3 +88,39 @@ async fn no_context_leaves_the_task_alone() {
     let outcome = agent.run("Which port?").await;
     assert_eq!(opening(&outcome), "Which port?");
 }
+
+/// A toolbox whose context panics: a bug in the user's own toolbox.
+struct BrokenContext;
+
+#[async_trait]
+impl Toolbox for BrokenContext {
+    fn specs(&self) -> Vec<ToolSpec> {
+        Reader {
+            holds: Mutex::new(Vec::new()),
+        }
+        .specs()
+    }
+    async fn call(&self, _call: &ToolCall) -> Result<ToolOutput, ToolError> {
+        Ok(ToolOutput::new("port = 8443"))
+    }
+    fn context(&self) -> Option<String> {
+        panic!("the directory listing failed")
+    }
+}
+
+#[tokio::test]
+async fn a_context_that_panics_is_left_out_and_the_run_goes_on() {
+    let model = ScriptedModel::new()
+        .call("1", "read", json!({"path": "hosts/staging.ini"}))
+        .text("8443");
+    let agent = Agent::builder()
+        .model(model)
+        .transport(TestTransport)
+        .toolbox(BrokenContext)
+        .build()
+        .unwrap();
+    let outcome = agent.run("Which port does staging use?").await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert_eq!(outcome.answer.as_deref(), Some("8443"));
+    assert_eq!(opening(&outcome), "Which port does staging use?");
+}

@@ -190,10 +190,24 @@ impl Agent {
                 options: self.options.clone(),
                 estimator: self.estimator.clone(),
                 grounded_tools,
-                context: self.toolbox.context(),
+                context: self.toolbox_context(),
             },
             now_ms(),
         )
+    }
+
+    /// What the toolbox gives the model before its first step. A custom
+    /// toolbox whose `context` panics gives nothing: the run starts
+    /// without it, and the panic is logged.
+    fn toolbox_context(&self) -> Option<String> {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.toolbox.context()))
+            .unwrap_or_else(|panic| {
+                tracing::warn!(
+                    "the toolbox's context was left out: {}",
+                    crate::tool::panic_message(&*panic)
+                );
+                None
+            })
     }
 
     /// Reads a run stored with [`Run::to_json`]; it must have been made
