@@ -65,6 +65,19 @@ pub fn keyword_call_arguments(text: &str) -> Option<(Value, usize)> {
     Some((keyword_arguments(&text[1..close])?, close + 1))
 }
 
+/// Whether `name` is one word as a keyword argument's name or a tool's
+/// name is written: letters, digits and `_`, at least one of them.
+///
+/// ```
+/// use agent_core::python_calls::is_word_name;
+///
+/// assert!(is_word_name("read_file"));
+/// assert!(!is_word_name("read file") && !is_word_name(""));
+/// ```
+pub fn is_word_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
 /// `key=value, …` as an object; `None` when an argument has no key.
 fn keyword_arguments(args: &str) -> Option<Value> {
     let mut object = Map::new();
@@ -75,7 +88,7 @@ fn keyword_arguments(args: &str) -> Option<Value> {
         }
         let (key, value) = argument.split_once('=')?;
         let key = key.trim();
-        if key.is_empty() || !key.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        if !is_word_name(key) {
             return None;
         }
         object.insert(key.to_string(), literal(value.trim()));

@@ -3,6 +3,7 @@
 //! `tool(key=value)`, `tool: input`), the paper's `Tool[input]` /
 //! `Finish[answer]`, or a JSON action blob. A sentence where a name should be is refused.
 
+use agent_core::python_calls::is_word_name;
 use serde_json::{Map, Value};
 
 use crate::foreign;
@@ -129,8 +130,7 @@ fn colon_call(line: &str, line_end: usize) -> Option<ActionValue> {
     let (name, input) = line.split_once(':')?;
     let name = name.trim();
     let input = input.trim();
-    let one_word = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
-    if !one_word || input.is_empty() || input.starts_with("//") {
+    if !is_word_name(name) || input.is_empty() || input.starts_with("//") {
         return None;
     }
     if input.contains(&format!("{name}:")) {
@@ -364,7 +364,7 @@ fn cut_keyword_call(text: &str, inner_at: usize) -> Option<Value> {
     let args = text[inner_at..].trim_start();
     let eq = args.find('=')?;
     let key = args[..eq].trim();
-    if key.is_empty() || !key.chars().all(|c| c.is_alphanumeric() || c == '_') {
+    if !is_word_name(key) {
         return None;
     }
     let value = args[eq + 1..].trim_start();
@@ -394,7 +394,7 @@ pub(crate) fn keyword_arguments(args: &str) -> Option<Value> {
     while !rest.is_empty() {
         let eq = rest.find('=')?;
         let key = rest[..eq].trim();
-        if key.is_empty() || !key.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        if !is_word_name(key) {
             return None;
         }
         let after = rest[eq + 1..].trim_start();
