@@ -163,11 +163,18 @@ pub(crate) struct McpArgs {
     /// Repeatable.
     #[arg(long = "mcp-config", value_name = "FILE")]
     pub(crate) config: Vec<PathBuf>,
-    /// Pass every MCP server's instructions (sent when its session
-    /// opens) on to the model, written once after the task. A config
-    /// file may ask for them per server with `"instructions": true`.
-    #[arg(long = "mcp-instructions")]
-    pub(crate) instructions: bool,
+    /// Pass MCP servers' instructions (sent when a session opens) on to
+    /// the model, written once after the task: every server's, or with
+    /// `=NAME,…` only those servers'. A config file may ask for them per
+    /// server with `"instructions": true`.
+    #[arg(
+        long = "mcp-instructions",
+        value_name = "NAME",
+        num_args = 0..,
+        value_delimiter = ',',
+        require_equals = true
+    )]
+    pub(crate) instructions: Option<Vec<String>>,
 }
 
 /// Limits of a run. Defaults come from the library ([`Budget::default`],

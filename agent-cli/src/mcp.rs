@@ -66,13 +66,46 @@ pub(crate) fn configs(args: &McpArgs) -> Result<Vec<McpServerConfig>, CliError> 
         }
         servers.push(server);
     }
-    if args.instructions {
-        servers = servers
-            .into_iter()
-            .map(|server| server.with_instructions(true))
-            .collect();
+    if let Some(names) = &args.instructions {
+        servers = with_instructions(servers, names)?;
     }
     Ok(servers)
+}
+
+/// `servers`, those named in `names` (every one when `names` is empty)
+/// asking for their instructions. A name no server has is a usage error
+/// that lists the names there are.
+fn with_instructions(
+    servers: Vec<McpServerConfig>,
+    names: &[String],
+) -> Result<Vec<McpServerConfig>, CliError> {
+    let names: Vec<&str> = names
+        .iter()
+        .map(|n| n.trim())
+        .filter(|n| !n.is_empty())
+        .collect();
+    if let Some(unknown) = names.iter().find(|n| servers.iter().all(|s| s.name != **n)) {
+        let known: Vec<&str> = servers.iter().map(|s| s.name.as_str()).collect();
+        let known = if known.is_empty() {
+            "no MCP server is given".to_string()
+        } else {
+            format!("the servers are: {}", known.join(", "))
+        };
+        return Err(CliError::Usage(format!(
+            "--mcp-instructions: no MCP server is named `{unknown}`; {known}"
+        )));
+    }
+    Ok(servers
+        .into_iter()
+        .map(|server| {
+            let asked = names.is_empty() || names.contains(&server.name.as_str());
+            if asked {
+                server.with_instructions(true)
+            } else {
+                server
+            }
+        })
+        .collect())
 }
 
 /// `name`, or `name-2`, `name-3` … if a server already has it.
@@ -217,8 +250,37 @@ mod tests {
     fn the_instructions_flag_asks_every_server_for_its_instructions() {
         let mut flags = args(&["mcp-server-filesystem /a"], &["http://h/mcp"]);
         assert!(configs(&flags).unwrap().iter().all(|s| !s.instructions));
-        flags.instructions = true;
+        flags.instructions = Some(Vec::new());
         assert!(configs(&flags).unwrap().iter().all(|s| s.instructions));
+    }
+
+    #[test]
+    fn the_instructions_flag_with_names_asks_only_those_servers() {
+        let mut flags = args(
+            &["mcp-server-filesystem /a", "mcp-server-git"],
+            &["tracker=http://h/mcp"],
+        );
+        flags.instructions = Some(vec!["tracker".into(), "mcp-server-git".into()]);
+        let asked: Vec<(String, bool)> = configs(&flags)
+            .unwrap()
+            .into_iter()
+            .map(|s| (s.name, s.instructions))
+            .collect();
+        assert_eq!(
+            asked,
+            [
+                ("mcp-server-filesystem".to_string(), false),
+                ("mcp-server-git".to_string(), true),
+                ("tracker".to_string(), true)
+            ]
+        );
+        flags.instructions = Some(vec!["trakcer".into()]);
+        let err = configs(&flags).unwrap_err().to_string();
+        assert!(
+            err.contains("no MCP server is named `trakcer`")
+                && err.contains("mcp-server-filesystem, mcp-server-git, tracker"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -455,6 +455,58 @@ async fn a_config_file_names_and_prefixes_its_servers() {
     );
 }
 
+#[tokio::test]
+async fn instructions_reach_the_prompt_only_for_the_servers_named() {
+    let bin = npm_server!("mcp-server-everything");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mcp.json");
+    let config = serde_json::json!({
+        "mcpServers": {
+            "first": { "command": bin, "args": ["stdio"], "prefix": "a" },
+            "second": { "command": bin, "args": ["stdio"], "prefix": "b" }
+        }
+    });
+    std::fs::write(&file, config.to_string()).unwrap();
+    let prompt = |flag: Option<&str>| {
+        let mut command = agent();
+        command
+            .args(["prompt", "Which tools echo?", "--tools", "first.*,second.*"])
+            .arg("--mcp-config")
+            .arg(&file);
+        if let Some(flag) = flag {
+            command.arg(flag);
+        }
+        output(command)
+    };
+    let heading = |name: &str| format!("Instructions of the MCP server `{name}`:");
+
+    let out = prompt(Some("--mcp-instructions=second")).await;
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    assert!(shown.contains(&heading("second")), "{shown}");
+    assert!(shown.contains("Everything Server"), "{shown}");
+    assert!(!shown.contains(&heading("first")), "{shown}");
+
+    // Without names, every server's; without the flag, none.
+    let out = prompt(Some("--mcp-instructions")).await;
+    let shown = text(&out.stdout);
+    assert!(
+        shown.contains(&heading("first")) && shown.contains(&heading("second")),
+        "{shown}"
+    );
+    let out = prompt(None).await;
+    assert!(!text(&out.stdout).contains("Instructions of the MCP server"));
+
+    // A name no server has: one line naming the servers there are.
+    let out = prompt(Some("--mcp-instructions=secnod")).await;
+    assert_eq!(out.status.code(), Some(2));
+    let line = assert_one_line(&out);
+    assert!(
+        line.contains("no MCP server is named `secnod`; the servers are: first, second"),
+        "{line}"
+    );
+}
+
 /// A free local port.
 fn free_port() -> u16 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
