@@ -1,6 +1,8 @@
 //! A toolbox's context ([`Toolbox::context`]): read when each run starts,
 //! written after the task in the opening message, and never taken for the
-//! question by the checks that read it.
+//! question by the checks that read it; and a custom toolbox that panics
+//! when a run starts (its context left out, or, listing its tools, the run
+//! stopped with a typed reason).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -123,4 +125,40 @@ async fn a_context_that_panics_is_left_out_and_the_run_goes_on() {
     assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
     assert_eq!(outcome.answer.as_deref(), Some("8443"));
     assert_eq!(opening(&outcome), "Which port does staging use?");
+}
+
+/// A toolbox that panics while it lists its tools.
+struct BrokenListing;
+
+#[async_trait]
+impl Toolbox for BrokenListing {
+    fn specs(&self) -> Vec<ToolSpec> {
+        panic!("the tool server went away")
+    }
+    async fn call(&self, _call: &ToolCall) -> Result<ToolOutput, ToolError> {
+        Ok(ToolOutput::new("unreachable"))
+    }
+}
+
+#[tokio::test]
+async fn a_toolbox_that_panics_listing_its_tools_stops_the_run_with_a_typed_reason() {
+    let agent = Agent::builder()
+        .model(ScriptedModel::new().text("never asked"))
+        .transport(TestTransport)
+        .toolbox(BrokenListing)
+        .build()
+        .unwrap();
+    let outcome = agent.run("Which port does staging use?").await;
+    match &outcome.stop_reason {
+        StopReason::Internal(detail) => assert!(
+            detail.contains("the toolbox panicked listing its tools")
+                && detail.contains("the tool server went away"),
+            "{detail}"
+        ),
+        other => panic!("expected Internal, got {other:?}"),
+    }
+    assert_eq!(outcome.answer, None);
+    // The task is kept, and no model request was made.
+    assert_eq!(opening(&outcome), "Which port does staging use?");
+    assert_eq!(outcome.steps, 0);
 }

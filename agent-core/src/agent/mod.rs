@@ -170,17 +170,39 @@ impl Agent {
         self.toolbox.specs()
     }
 
-    /// A new run of `task`, ready to be driven (or stored).
+    /// A new run of `task`, ready to be driven (or stored). A custom
+    /// toolbox that panics while it lists its tools gives a run that has
+    /// already stopped with `Internal`, naming the panic, its task in
+    /// the transcript.
     pub fn start(&self, task: impl Into<Task>) -> Run {
         let task = task.into();
-        let tools = self.toolbox.specs();
-        let grounded_tools = tools
-            .iter()
-            .filter(|t| self.toolbox.needs_grounded_numbers(&t.name))
-            .map(|t| t.name.clone())
-            .collect();
+        let listed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let tools = self.toolbox.specs();
+            let grounded_tools: Vec<String> = tools
+                .iter()
+                .filter(|t| self.toolbox.needs_grounded_numbers(&t.name))
+                .map(|t| t.name.clone())
+                .collect();
+            (tools, grounded_tools)
+        }));
+        let (tools, grounded_tools, failure) = match listed {
+            Ok((tools, grounded_tools)) => (tools, grounded_tools, None),
+            Err(panic) => (
+                Vec::new(),
+                Vec::new(),
+                Some(format!(
+                    "the toolbox panicked listing its tools: {}",
+                    crate::tool::panic_message(&*panic)
+                )),
+            ),
+        };
+        let context = if failure.is_none() {
+            self.toolbox_context()
+        } else {
+            None
+        };
         // The builder validated the budget.
-        Run::create(
+        let mut run = Run::create(
             task.text,
             task.history,
             RunConfig {
@@ -190,10 +212,14 @@ impl Agent {
                 options: self.options.clone(),
                 estimator: self.estimator.clone(),
                 grounded_tools,
-                context: self.toolbox_context(),
+                context,
             },
             now_ms(),
-        )
+        );
+        if let Some(detail) = failure {
+            run.fail(detail, now_ms());
+        }
+        run
     }
 
     /// What the toolbox gives the model before its first step. A custom
