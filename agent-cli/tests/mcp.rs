@@ -418,18 +418,23 @@ async fn default_builtins_yield_to_a_server_with_the_same_tool_names() {
     assert_eq!(text(&out.stdout).trim(), "The lighthouse has 127 steps.");
 }
 
+/// An `mcpServers` file holding `servers`, in a directory that lives as
+/// long as the handle returned with it.
+fn config_file(servers: Value) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mcp.json");
+    let config = serde_json::json!({ "mcpServers": servers });
+    std::fs::write(&file, config.to_string()).unwrap();
+    (dir, file)
+}
+
 #[tokio::test]
 async fn a_config_file_names_and_prefixes_its_servers() {
     let bin = npm_server!("mcp-server-everything");
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("mcp.json");
-    let config = serde_json::json!({
-        "mcpServers": {
-            "ev": { "command": bin, "args": ["stdio"], "prefix": "ev" },
-            "off": { "command": "/nonexistent", "disabled": true }
-        }
-    });
-    std::fs::write(&file, config.to_string()).unwrap();
+    let (_dir, file) = config_file(serde_json::json!({
+        "ev": { "command": bin, "args": ["stdio"], "prefix": "ev" },
+        "off": { "command": "/nonexistent", "disabled": true }
+    }));
     let mut command = agent();
     command
         .args([
@@ -458,15 +463,10 @@ async fn a_config_file_names_and_prefixes_its_servers() {
 #[tokio::test]
 async fn instructions_reach_the_prompt_only_for_the_servers_named() {
     let bin = npm_server!("mcp-server-everything");
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("mcp.json");
-    let config = serde_json::json!({
-        "mcpServers": {
-            "first": { "command": bin, "args": ["stdio"], "prefix": "a" },
-            "second": { "command": bin, "args": ["stdio"], "prefix": "b" }
-        }
-    });
-    std::fs::write(&file, config.to_string()).unwrap();
+    let (_dir, file) = config_file(serde_json::json!({
+        "first": { "command": bin, "args": ["stdio"], "prefix": "a" },
+        "second": { "command": bin, "args": ["stdio"], "prefix": "b" }
+    }));
     let prompt = |flag: Option<&str>| {
         let mut command = agent();
         command
