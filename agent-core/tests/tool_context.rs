@@ -162,3 +162,15 @@ async fn a_toolbox_that_panics_listing_its_tools_stops_the_run_with_a_typed_reas
     assert_eq!(opening(&outcome), "Which port does staging use?");
     assert_eq!(outcome.steps, 0);
 }
+
+#[test]
+fn an_agent_whose_toolbox_panics_listing_its_tools_still_prints_with_debug() {
+    let agent = Agent::builder()
+        .model(ScriptedModel::new().text("never asked"))
+        .transport(TestTransport)
+        .toolbox(BrokenListing)
+        .build()
+        .unwrap();
+    let printed = format!("{agent:?}");
+    assert!(printed.contains("tools: None"), "{printed}");
+}

@@ -139,7 +139,7 @@ impl fmt::Debug for Agent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Agent")
             .field("transport", &self.transport.id())
-            .field("tools", &self.toolbox.specs().len())
+            .field("tools", &self.tool_count())
             .field("budget", &self.budget)
             .field("hooks", &self.hooks.len())
             .field("sinks", &self.sinks.len())
@@ -165,9 +165,16 @@ impl Agent {
         &self.budget
     }
 
-    /// The tools offered to the model.
+    /// The tools offered to the model. A custom toolbox that panics
+    /// listing its tools panics here too ([`Agent::start`] catches it).
     pub fn tools(&self) -> Vec<ToolSpec> {
         self.toolbox.specs()
+    }
+
+    /// How many tools the toolbox lists, for `Debug`; `None` when a
+    /// custom toolbox panics listing them (`Debug` must not panic).
+    fn tool_count(&self) -> Option<usize> {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.toolbox.specs().len())).ok()
     }
 
     /// A new run of `task`, ready to be driven (or stored). A custom
