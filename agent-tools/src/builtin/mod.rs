@@ -46,13 +46,41 @@ pub enum BuiltinError {
     Registry(#[from] ToolSetError),
 }
 
+/// How [`registry_with`] sets up the built-in tools.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BuiltinOptions<'a> {
+    /// Root directory of the file tools (`None`: the current directory).
+    pub dir: Option<&'a Path>,
+    /// Leave out the file tools that write (`write_file`, `edit_file`).
+    pub read_only: bool,
+    /// Open each run with what the file root holds
+    /// ([`FileTools::overview`]).
+    pub file_overview: bool,
+}
+
 /// A registry with the named built-in groups: `calculator`, `search`,
 /// `files` (the file tools over `dir`, or the current directory). Each tool
 /// is registered in its group, so an allowlist may say `files.*`.
+/// [`registry_with`] takes the other options.
 pub fn registry<S: AsRef<str>>(
     groups: &[S],
     dir: Option<&Path>,
     read_only: bool,
+) -> Result<ToolRegistry, BuiltinError> {
+    registry_with(
+        groups,
+        BuiltinOptions {
+            dir,
+            read_only,
+            ..BuiltinOptions::default()
+        },
+    )
+}
+
+/// [`registry`] with every option of the built-in tools.
+pub fn registry_with<S: AsRef<str>>(
+    groups: &[S],
+    options: BuiltinOptions<'_>,
 ) -> Result<ToolRegistry, BuiltinError> {
     let mut registry = ToolRegistry::new();
     for group in groups {
@@ -64,7 +92,9 @@ pub fn registry<S: AsRef<str>>(
                 registry.register_in_group("search", Arc::new(Search::new()))?;
             }
             "files" => {
-                let files = FileTools::new(dir.unwrap_or(Path::new(".")))?.read_only(read_only);
+                let files = FileTools::new(options.dir.unwrap_or(Path::new(".")))?
+                    .read_only(options.read_only)
+                    .overview(options.file_overview);
                 for tool in files.tools() {
                     registry.register_in_group("files", tool)?;
                 }
