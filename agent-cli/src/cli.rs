@@ -95,6 +95,11 @@ pub(crate) struct ToolArgs {
     /// only reads.
     #[arg(long)]
     pub(crate) write: bool,
+    /// Open each run that has the file tools with what --dir holds, after
+    /// the task: its files by path when it holds few, its top-level
+    /// entries otherwise.
+    #[arg(long)]
+    pub(crate) file_overview: bool,
 }
 
 /// Replacements for parts of the prompt.

@@ -13,8 +13,9 @@
 //!   allowlist names a writing tool: a question about files costs fewer
 //!   prompt tokens, and nothing is written that the user did not ask for.
 
+use agent_tools::builtin::{self, BuiltinOptions};
 use agent_tools::mcp::McpServers;
-use agent_tools::{ToolRegistry, ToolSet, builtin};
+use agent_tools::{ToolRegistry, ToolSet};
 
 use crate::cli::ToolArgs;
 use crate::exit::CliError;
@@ -166,8 +167,13 @@ fn registry(
     args: &ToolArgs,
     servers: &McpServers,
 ) -> Result<ToolRegistry, CliError> {
-    let mut registry = builtin::registry(groups, Some(&args.dir), !write)
-        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let options = BuiltinOptions {
+        dir: Some(&args.dir),
+        read_only: !write,
+        file_overview: args.file_overview,
+    };
+    let mut registry =
+        builtin::registry_with(groups, options).map_err(|e| CliError::Usage(e.to_string()))?;
     for server in servers.connections() {
         for tool in server.tools() {
             let name = tool.spec().name;

@@ -2,7 +2,8 @@
 //! both transports (snapshots: a snapshot is a contract with the model),
 //! `--system` and `--section` as text and as files, on `agent prompt` and
 //! on the request a real `agent run` sends, and the files group that
-//! offers its writing tools only when asked.
+//! offers its writing tools only when asked, and the file overview
+//! `--file-overview` adds after the task.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -201,6 +202,45 @@ fn the_files_group_writes_only_when_asked() {
         std::fs::read_to_string(dir.path().join("note.txt")).unwrap(),
         "hi"
     );
+}
+
+#[test]
+fn file_overview_lists_the_directory_after_the_task_only_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("notes")).unwrap();
+    std::fs::write(dir.path().join("notes/2024-05-14.md"), "standup\n").unwrap();
+    std::fs::write(dir.path().join("stock.csv"), "item;count\n").unwrap();
+    let root = dir.path().to_str().unwrap();
+    let last_message = |extra: &[&str]| -> String {
+        let mut args = vec!["which note?", "--tools", "files", "--dir", root];
+        args.extend_from_slice(extra);
+        let body = body(&args);
+        let messages = body["messages"].as_array().unwrap();
+        messages.last().unwrap()["content"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    for transport in ["text", "native"] {
+        let plain = last_message(&["--transport", transport]);
+        assert!(!plain.contains("stock.csv"), "{transport}: {plain}");
+        let with = last_message(&["--transport", transport, "--file-overview"]);
+        assert!(with.contains("which note?"), "{transport}: {with}");
+        assert!(
+            with.contains("notes/2024-05-14.md (Tuesday), stock.csv"),
+            "{transport}: {with}"
+        );
+    }
+    // Without the file tools there is nothing to list.
+    let body = body(&[
+        "which note?",
+        "--tools",
+        "calculator",
+        "--dir",
+        root,
+        "--file-overview",
+    ]);
+    assert!(!body.to_string().contains("stock.csv"));
 }
 
 #[tokio::test]
