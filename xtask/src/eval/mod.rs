@@ -9,13 +9,15 @@
 //! cargo xtask eval [--base-url URL] [--model NAME] [--transport text|native|both]
 //!                  [--tasks FILE] [--split tune|check] [--only ID-PREFIX]
 //!                  [--jsonl OUT] [--report OUT.md] [--traces DIR] [--stream]
-//!                  [--timeout SECS] [--compare EARLIER.jsonl]
+//!                  [--timeout SECS] [--compare EARLIER.jsonl] [--file-overview]
 //! ```
 //!
 //! `--jsonl` gets each record as soon as its run ends, so a run stopped
 //! part-way keeps what it did; `--traces DIR` keeps each run's JSONL trace
 //! (`DIR/ID-TRANSPORT.jsonl`, readable with `agent replay`); `--compare`
-//! names the tasks whose result flipped against an earlier `--jsonl`.
+//! names the tasks whose result flipped against an earlier `--jsonl`;
+//! `--file-overview` opens each run that has the file tools with what the
+//! task's directory holds (`agent run --file-overview`).
 //!
 //! Requests are not streamed by default, so every request's usage comes
 //! from the server (a stream cut early carries none).
@@ -52,6 +54,7 @@ struct Args {
     stream: bool,
     timeout: Duration,
     compare: Option<PathBuf>,
+    file_overview: bool,
 }
 
 fn parse_args(args: &[String]) -> Result<Args, String> {
@@ -69,6 +72,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         stream: false,
         timeout: Duration::from_secs(600),
         compare: None,
+        file_overview: false,
     };
     let mut it = args.iter();
     while let Some(flag) = it.next() {
@@ -103,6 +107,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             "--report" => parsed.report = Some(PathBuf::from(value()?)),
             "--traces" => parsed.traces = Some(PathBuf::from(value()?)),
             "--stream" => parsed.stream = true,
+            "--file-overview" => parsed.file_overview = true,
             "--compare" => parsed.compare = Some(PathBuf::from(value()?)),
             "--timeout" => {
                 let secs: f64 = value()?
@@ -149,6 +154,7 @@ pub(crate) fn run(args: &[String]) -> Result<bool, String> {
         stream: args.stream,
         timeout: args.timeout,
         traces: args.traces.clone(),
+        file_overview: args.file_overview,
     };
     let mut jsonl = args
         .jsonl
@@ -205,6 +211,7 @@ pub(crate) fn run(args: &[String]) -> Result<bool, String> {
         model: args.model.clone(),
         tasks: args.tasks.display().to_string(),
         stream: args.stream,
+        file_overview: args.file_overview,
     };
     let mut text = report::render(&header, &reports);
     if let Some(baseline) = &baseline {

@@ -17,6 +17,7 @@ pub(crate) struct Header {
     pub(crate) model: String,
     pub(crate) tasks: String,
     pub(crate) stream: bool,
+    pub(crate) file_overview: bool,
 }
 
 /// The runs of one transport.
@@ -70,11 +71,16 @@ pub(crate) fn render(header: &Header, reports: &[Report]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "# Eval: {} at {}\n\nTasks: `{}`. Requests {}streamed. Token figures are per task, means; \"evaluated\" and \"cached\" are the server's own counts.\n",
+        "# Eval: {} at {}\n\nTasks: `{}`. Requests {}streamed{}. Token figures are per task, means; \"evaluated\" and \"cached\" are the server's own counts.\n",
         header.model,
         header.base_url,
         header.tasks,
-        if header.stream { "" } else { "not " }
+        if header.stream { "" } else { "not " },
+        if header.file_overview {
+            "; runs with file tools open with the directory's overview"
+        } else {
+            ""
+        }
     );
     for report in reports {
         let _ = writeln!(out, "## {} transport\n", report.kind.name());

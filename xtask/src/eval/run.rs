@@ -14,7 +14,7 @@ use agent_core::trace::TraceWriter;
 use agent_core::{Agent, Budget, Complete, Event, StopReason, Transport};
 use agent_native::{NativeTransport, OpenAiCompatible};
 use agent_text::TextTransport;
-use agent_tools::builtin;
+use agent_tools::builtin::{self, BuiltinOptions};
 
 use super::judge::is_right;
 use super::tasks::{Task, materialize};
@@ -53,6 +53,8 @@ pub(crate) struct Settings {
     pub(crate) timeout: Duration,
     /// Where each run's trace goes, when asked.
     pub(crate) traces: Option<PathBuf>,
+    /// Whether runs with the file tools open with the directory's overview.
+    pub(crate) file_overview: bool,
 }
 
 /// What one run did.
@@ -168,7 +170,12 @@ pub(crate) async fn run_task(
 ) -> Result<Record, String> {
     let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary directory: {e}"))?;
     materialize(task, dir.path())?;
-    let tools = builtin::registry(&task.tools, Some(dir.path()), true)
+    let builtins = BuiltinOptions {
+        dir: Some(dir.path()),
+        read_only: true,
+        file_overview: settings.file_overview,
+    };
+    let tools = builtin::registry_with(&task.tools, builtins)
         .map_err(|e| format!("{}: {e}", task.id))?
         .allow_all();
     let usages = Arc::new(Usages::default());
