@@ -1,0 +1,292 @@
+//! `grep`: the lines that hold a text or match a regex, with a table's
+//! rows read with their column names, a looser search by word stems when
+//! plain text is found nowhere, and short files shown whole.
+
+use std::path::PathBuf;
+
+use agent_core::{ToolError, ToolOutput};
+
+use super::glob::glob_files;
+use super::resolve::{output_with_note, resolve_search_base};
+use super::text::{files_whole, numbered, read_text};
+use super::{
+    GrepArgs, MAX_GREP_MATCHES, MAX_MATCHED_FILES_WHOLE, MAX_MATCHED_LINES_WHOLE, MAX_NAMED_FILES,
+    SHORT_FILE_LINES,
+};
+use crate::builtin::dated;
+use crate::builtin::nearby::walk;
+use crate::builtin::root::FileRoot;
+use crate::builtin::table::{
+    cells, column_values, labelled_row, matching_rows_summary, table_separator,
+};
+use crate::builtin::words;
+
+pub(super) fn grep(root: &FileRoot, args: GrepArgs) -> Result<ToolOutput, ToolError> {
+    if args.pattern.is_empty() {
+        return Err(ToolError::invalid_args("`pattern` is empty"));
+    }
+    let is_regex = args.is_regex.unwrap_or(false);
+    let pattern = if is_regex {
+        args.pattern.clone()
+    } else {
+        regex::escape(&args.pattern)
+    };
+    // Plain text is found whatever its case: a model seldom knows it.
+    let regex = regex::RegexBuilder::new(&pattern)
+        .case_insensitive(!is_regex)
+        .size_limit(1 << 20)
+        .dfa_size_limit(1 << 20)
+        .build()
+        .map_err(|e| {
+            ToolError::invalid_args(format!(
+                "invalid regular expression: {}",
+                first_line(&e.to_string())
+            ))
+        })?;
+    let (searched, note) = grep_scope(root, args.path.as_deref().unwrap_or("."))?;
+    let output = match grep_in(
+        root,
+        &searched,
+        &args,
+        &LineMatch::Pattern(&regex),
+        is_regex,
+    ) {
+        Grep::Found(output) => output,
+        Grep::Missed(missed) => {
+            // Plain text found nowhere: its words, each cut to a stem, may
+            // be on a line in another form or order.
+            let stems = (!is_regex).then(|| words::stems(&args.pattern)).flatten();
+            let looser = stems
+                .map(|stems| grep_in(root, &searched, &args, &LineMatch::Words(&stems), false));
+            match looser {
+                Some(Grep::Found(found)) => ToolOutput::new(format!(
+                    "{}\n(no line has `{}` as written; these lines have each of its words)",
+                    found.content, args.pattern
+                )),
+                _ => missed,
+            }
+        }
+    };
+    Ok(output_with_note(note, output))
+}
+
+/// The files a `grep` reads, and how its messages name them.
+struct Searched {
+    files: Vec<PathBuf>,
+    /// `under `<dir>``, or `matching `<glob>``.
+    named: String,
+}
+
+/// Where a `grep` looks: the files a glob given as its path matches (a
+/// model writes `reports/2024/*.md` as a shell would expand it), or else
+/// the path given, resolved as [`resolve_search_base`] does.
+fn grep_scope(root: &FileRoot, given: &str) -> Result<(Searched, Option<String>), ToolError> {
+    if let Some(files) = glob_files(root, given.trim()) {
+        let named = format!("matching `{}`", given.trim());
+        return Ok((Searched { files, named }, None));
+    }
+    let (base, note) = resolve_search_base(root, given)?;
+    let named = format!("under `{}`", root.relative(&base));
+    let files = if base.is_dir() {
+        walk(&base)
+    } else {
+        vec![base]
+    };
+    Ok((Searched { files, named }, note))
+}
+
+/// What a `grep` line must match.
+enum LineMatch<'a> {
+    /// The pattern, as built from the arguments.
+    Pattern(&'a regex::Regex),
+    /// Each of these word stems, on the line or on a table row read with
+    /// its column names.
+    Words(&'a [String]),
+}
+
+/// What a `grep` in one base found.
+enum Grep {
+    /// Matching lines.
+    Found(ToolOutput),
+    /// No line matched: the message that says so.
+    Missed(ToolOutput),
+}
+
+/// `grep` in the files of `scope`, once the pattern is built.
+fn grep_in(
+    root: &FileRoot,
+    scope: &Searched,
+    args: &GrepArgs,
+    matcher: &LineMatch<'_>,
+    is_regex: bool,
+) -> Grep {
+    let files = &scope.files;
+    let searched = files.len();
+    let mut out = Vec::new();
+    let mut more = 0usize;
+    // The files searched, while they are few and short together: shown
+    // whole if nothing matches.
+    let mut short_files = Some(Vec::new());
+    let mut short_lines = 0usize;
+    // The files with a match, while they are few and short together:
+    // shown whole after the matching lines, so the lines around a match
+    // (the constant a function uses, the section a key sits in) come
+    // with it instead of costing another call.
+    let mut matched_files = Some(Vec::new());
+    let mut matched_lines = 0usize;
+    let mut texts = Vec::new();
+    for file in files {
+        let shown = root.relative(file);
+        let Ok(text) = read_text(root, file, &shown) else {
+            continue;
+        };
+        if texts.len() <= MAX_NAMED_FILES {
+            texts.push(shown.clone());
+        }
+        // A table's matching rows name their columns (`stock: 137`), so a
+        // small model reads the right cell; rows that do not split into the
+        // header's columns come after the header line instead.
+        let separator = table_separator(file);
+        let mut header = separator.and(text.lines().next());
+        let header_cells = separator.zip(header).map(|(sep, h)| cells(h, sep));
+        let mut only_header = separator.is_some();
+        let before = out.len();
+        // The table rows that matched, with their cells, for their sums.
+        let mut matching_rows = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            // A table row's cells, split once: to match its labelled text,
+            // to show it and to sum it.
+            let in_table = separator.zip(header_cells.as_ref()).filter(|_| n > 0);
+            let mut row = None;
+            let matches = match matcher {
+                LineMatch::Pattern(regex) => regex.is_match(line),
+                LineMatch::Words(stems) => {
+                    let labelled = in_table
+                        .and_then(|(sep, names)| labelled_row(row.insert(cells(line, sep)), names));
+                    words::holds_each(&labelled.unwrap_or_else(|| line.to_string()), stems)
+                }
+            };
+            if matches {
+                only_header &= n == 0;
+                let mut labelled = None;
+                if let Some((sep, names)) = in_table {
+                    let row = row.take().unwrap_or_else(|| cells(line, sep));
+                    if out.len() < MAX_GREP_MATCHES {
+                        labelled = labelled_row(&row, names);
+                    }
+                    if row.len() == names.len() {
+                        matching_rows.push((n + 1, row));
+                    }
+                }
+                if out.len() < MAX_GREP_MATCHES {
+                    if let Some(row) = labelled {
+                        out.push(format!("{shown}:{}: {row}", n + 1));
+                        continue;
+                    }
+                    if let Some(first) = header.take()
+                        && n > 0
+                    {
+                        let first: String = first.chars().take(200).collect();
+                        out.push(format!("{shown}:1: {first}"));
+                    }
+                    let line: String = line.chars().take(200).collect();
+                    out.push(format!("{shown}:{}: {line}", n + 1));
+                } else {
+                    more += 1;
+                }
+            }
+        }
+        // A pattern found only in a table's header names a column: its
+        // values come with it (small models grep a column to sum it).
+        if only_header
+            && out.len() > before
+            && out.len() < MAX_GREP_MATCHES
+            && let LineMatch::Pattern(regex) = matcher
+            && let Some(values) = column_values(&text, file, regex)
+        {
+            out.push(format!("{shown}: {values}"));
+        }
+        let rows_summary = header_cells
+            .as_ref()
+            .and_then(|names| matching_rows_summary(&matching_rows, names));
+        // A table's matching rows already name their columns, and a file
+        // whose every line matches has nothing more to show.
+        let matched = out.len() - before;
+        if matched > 0
+            && let Some(files) = matched_files.as_mut()
+        {
+            matched_lines += text.lines().count();
+            if separator.is_none()
+                && files.len() < MAX_MATCHED_FILES_WHOLE
+                && matched_lines <= MAX_MATCHED_LINES_WHOLE
+                && matched < text.lines().count()
+            {
+                files.push((shown.clone(), text.clone()));
+            } else {
+                matched_files = None;
+            }
+        }
+        if let Some(summary) = rows_summary {
+            out.push(format!("{shown}: {summary}"));
+        }
+        // Once the files are too many or too long, their lines are not
+        // counted any more.
+        if let Some(files) = short_files.as_mut() {
+            short_lines += text.lines().count();
+            if files.len() < MAX_NAMED_FILES && short_lines <= SHORT_FILE_LINES {
+                files.push((shown, text));
+            } else {
+                short_files = None;
+            }
+        }
+    }
+    if out.is_empty() {
+        let files_word = if searched == 1 { "file" } else { "files" };
+        let case = if is_regex { "" } else { ", ignoring case" };
+        let mut message = format!(
+            "no matches for `{}` in {searched} {files_word} {}{case}",
+            args.pattern, scope.named
+        );
+        // Short files shown whole are something found; a bare miss is not.
+        let short_files = short_files.filter(|files| !files.is_empty());
+        let shown_whole = short_files.is_some();
+        if let Some(files) = short_files {
+            message.push_str(". ");
+            message.push_str(&shown_whole_text(&files));
+        } else if (2..=MAX_NAMED_FILES).contains(&texts.len()) {
+            message.push_str(&format!(
+                "; read one of them with read_file, or grep another word: {}",
+                texts.join(", ")
+            ));
+        } else {
+            message.push_str("; try a shorter text or another word");
+        }
+        return Grep::Missed(ToolOutput {
+            content: message,
+            no_results: !shown_whole,
+        });
+    }
+    if more > 0 {
+        out.push(format!("[... {more} more matches not shown]"));
+    } else if let Some(files) = matched_files.filter(|files| !files.is_empty()) {
+        out.push(shown_whole_text(&files));
+    }
+    Grep::Found(ToolOutput::new(out.join("\n")))
+}
+
+/// The sentence of a `grep` that shows short files it searched, each
+/// whole with its line numbers.
+fn shown_whole_text(files: &[(String, String)]) -> String {
+    match files {
+        [(shown, text)] => format!(
+            "`{shown}`{} is short; here it is whole:\n{}",
+            dated::weekday_note(shown),
+            numbered(&text.lines().collect::<Vec<_>>(), 1)
+        ),
+        _ => format!("They are short; here they are whole:{}", files_whole(files)),
+    }
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().last().unwrap_or(text).trim()
+}
