@@ -1,4 +1,4 @@
-//! The file tools' overview (turned on with `FileTools::overview`): a run
+//! The file tools' overview (turned on with `FileTools::overview`, or `BuiltinOptions::file_overview` for the built-in registry): a run
 //! that has them opens with what the working directory holds, through the
 //! gateway's context, written once however many file tools are offered,
 //! read fresh at each run's start, and never able to take the run down.
@@ -9,7 +9,7 @@ use std::path::Path;
 
 use agent_core::{Tool, ToolError, ToolOutput, Toolbox};
 use agent_tools::ToolRegistry;
-use agent_tools::builtin::{FileTools, registry};
+use agent_tools::builtin::{BuiltinOptions, registry, registry_with};
 use async_trait::async_trait;
 use serde_json::{Value, json};
 
@@ -24,14 +24,14 @@ fn root_with(files: &[&str]) -> tempfile::TempDir {
 }
 
 /// The read-only file tools over `root`, their overview on or off, and
-/// the calculator.
+/// the calculator, as `builtin::registry_with` sets them up.
 fn file_registry_with(root: &Path, overview: bool) -> ToolRegistry {
-    let mut registry = registry(&["calculator"], None, true).unwrap();
-    let files = FileTools::new(root).unwrap().read_only(true);
-    for tool in files.overview(overview).tools() {
-        registry.register_in_group("files", tool).unwrap();
-    }
-    registry
+    let options = BuiltinOptions {
+        dir: Some(root),
+        read_only: true,
+        file_overview: overview,
+    };
+    registry_with(&["calculator", "files"], options).unwrap()
 }
 
 fn file_registry(root: &Path) -> ToolRegistry {
