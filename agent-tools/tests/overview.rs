@@ -1,5 +1,6 @@
-//! The file tools' overview (turned on with `FileTools::overview`, or `BuiltinOptions::file_overview` for the built-in registry): a run
-//! that has them opens with what the working directory holds, through the
+//! The file tools' overview (turned on with `FileTools::overview`, or
+//! `BuiltinOptions::file_overview` in the built-in registry): a run that
+//! has them opens with what the working directory holds, through the
 //! gateway's context, written once however many file tools are offered,
 //! read fresh at each run's start, and never able to take the run down.
 
