@@ -2,8 +2,8 @@
 //! style) and `{"name": …, "arguments": …}` (the tool-call style small
 //! models fall back to), bare, fenced, or inside `<tool_call>` tags, and
 //! the calls other model families write in their own formats (see
-//! [`foreign`](crate::foreign)) or in XML-like tags (see
-//! [`xml_tags`](crate::xml_tags)). A
+//! [`foreign`]) or in XML-like tags (see
+//! [`xml_tags`]). A
 //! `{"final_answer": …}` object is the answer, and a `"thought"` string
 //! next to either is the step's reasoning: the shape of the JSON-schema
 //! envelope a schema-constrained server writes (see `grammar`).

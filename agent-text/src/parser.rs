@@ -7,7 +7,7 @@
 //! 2. A hallucinated `Observation` (with or without colon) ends the step,
 //!    and so does a partial `Observ` at the very end, or an end-of-turn
 //!    token a model leaks (`<|im_end|>`, `<|eot_id|>`…).
-//! 3. Inputs (see [`decode_input`](crate::decode_input)): any JSON value
+//! 3. Inputs (see [`decode_input`]): any JSON value
 //!    reaches the tool whole; a fence is stripped when it holds JSON; text
 //!    meant as JSON that cannot be read is a format error; other text is
 //!    kept verbatim, minus wrapping quotes.

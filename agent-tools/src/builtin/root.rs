@@ -5,7 +5,7 @@
 //! dangling symlink and a symlinked parent of a file that does not exist
 //! yet. Checks run on every call, so a symlink created after the root was
 //! opened is caught too. A path that is refused or not there gets a hint
-//! from [`nearby`](super::nearby): similar paths, or what the root holds.
+//! from [`nearby`]: similar paths, or what the root holds.
 //! Error messages name the path the model gave and paths inside the root,
 //! never where the root itself is.
 //!

@@ -253,7 +253,7 @@ pub(super) fn plain(tokens: Vec<Token>) -> Result<(Vec<Token>, bool), CalcError>
 
 /// Whether the number ending `out` is added to or taken from something
 /// other than a lone `1`: then `<n>%` reads two ways. (`1 + <n>%`, a
-/// growth factor, reads one way: <n> percent of 1 is <n> / 100.)
+/// growth factor, reads one way: `<n>` percent of 1 is `<n> / 100`.)
 fn after_sum_of_more_than_one(out: &[Token]) -> bool {
     let Some(k) = out.len().checked_sub(2) else {
         return false;

@@ -73,7 +73,7 @@ pub(super) fn grep(root: &FileRoot, args: GrepArgs) -> Result<ToolOutput, ToolEr
 /// The files a `grep` reads, and how its messages name them.
 struct Searched {
     files: Vec<PathBuf>,
-    /// `under `<dir>``, or `matching `<glob>``.
+    /// ``under `<dir>` ``, or ``matching `<glob>` ``.
     named: String,
 }
 

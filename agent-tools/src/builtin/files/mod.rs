@@ -6,10 +6,11 @@
 //! ([`overview`](super::overview)).
 //!
 //! The parts: [`args`] (the tools' arguments), [`read`] (`read_file`),
-//! [`grep`], [`search_files`], [`write`] (`write_file` and `edit_file`),
-//! and what they share: [`text`] (reading a file's text and showing it
-//! with line numbers), [`resolve`] (a path given to the path meant) and
-//! [`glob`] (glob patterns over the root).
+//! [`grep`](mod@grep), [`search_files`](mod@search_files),
+//! [`write`](mod@write) (`write_file` and `edit_file`), and what they
+//! share: [`text`] (reading a file's text and showing it with line
+//! numbers), [`resolve`] (a path given to the path meant) and [`glob`]
+//! (glob patterns over the root).
 
 mod args;
 mod glob;
