@@ -2,7 +2,8 @@
 //! streaming or not; hands tool rounds to `round`), feeds the results back
 //! and emits events. It enforces the run's wall clock and cancellation,
 //! and contains panics: a component that panics (model, transport, hook,
-//! toolbox) stops the run with [`StopReason::Internal`](crate::StopReason::Internal), and the outcome
+//! toolbox) stops the run with
+//! [`StopReason::Internal`](crate::StopReason::Internal), and the outcome
 //! is still the run's own, transcript and usage whole.
 
 use std::future::Future;
