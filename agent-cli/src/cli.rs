@@ -97,7 +97,8 @@ pub(crate) struct ToolArgs {
     pub(crate) write: bool,
     /// Open each run that has the file tools with what --dir holds, after
     /// the task: its files by path when it holds few, its top-level
-    /// entries otherwise.
+    /// entries otherwise (run, chat and prompt; tools and call have no
+    /// run to open).
     #[arg(long)]
     pub(crate) file_overview: bool,
 }
