@@ -66,6 +66,7 @@ fn public_tasks_finish_on_both_transports() {
         stream: true,
         timeout,
         traces: None,
+        file_overview: false,
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
