@@ -2,7 +2,8 @@
 //! `tool_calls`: a JSON object or array of `{"name", "arguments"}` (fenced
 //! or not), `<tool_call>…</tool_call>` blocks (Hermes/Qwen style, around
 //! JSON or Qwen3-Coder's `<function=name>` with `<parameter=key>`
-//! elements), Llama 3.1's `<function=name>{…}</function>` and
+//! elements), Llama 3.1's `<function=name>{…}</function>` (both read by
+//! [`read_function_tag`], which the text transport shares) and
 //! `<|python_tag|>` (Llama 4: `<|python_start|>…<|python_end|>`) around JSON,
 //! GLM-4's offered tool name on a line of its own before its JSON
 //! arguments, Kimi K2's `<|tool_call_begin|>…` tokens, the tagged formats of
@@ -21,7 +22,8 @@
 
 use agent_core::ToolCall;
 use agent_core::family_calls::{
-    find_json_call_marker, json_call_marker_len, read_family_calls, strip_fence,
+    FUNCTION_CLOSE, FUNCTION_OPEN, FunctionBody, FunctionTagReading, find_json_call_marker,
+    json_call_marker_len, read_family_calls, read_function_tag, strip_fence,
 };
 use agent_core::kimi::read_kimi_calls;
 
@@ -284,11 +286,6 @@ const PYTHON_TAG: &str = "<|python_tag|>";
 /// Llama 4's markers around a JSON call.
 const PYTHON_START: &str = "<|python_start|>";
 const PYTHON_END: &str = "<|python_end|>";
-/// Opens a named function (Llama 3.1 custom calls, Qwen3-Coder).
-const FUNCTION_OPEN: &str = "<function=";
-const FUNCTION_CLOSE: &str = "</function>";
-const PARAMETER_OPEN: &str = "<parameter=";
-const PARAMETER_CLOSE: &str = "</parameter>";
 
 /// The call objects (`name` with `arguments` or `parameters`) `text` is
 /// made of, in whichever format it writes them; `None` when part of it
@@ -332,18 +329,21 @@ fn call_values(text: &str) -> Option<Vec<Value>> {
     } else if text.contains("<tool_call>") {
         for block in text.split("<tool_call>").skip(1) {
             let inner = block.split("</tool_call>").next().unwrap_or(block).trim();
-            match inner.strip_prefix(FUNCTION_OPEN) {
-                Some(function) => values.push(function_value(function)?),
-                None => {
-                    if let Some(value) = leading_json(strip_fence(inner)) {
-                        push_value(&mut values, value);
-                    }
-                }
+            if inner.starts_with(FUNCTION_OPEN) {
+                values.push(function_value(inner)?);
+            } else if let Some(value) = leading_json(strip_fence(inner)) {
+                push_value(&mut values, value);
             }
         }
     } else if text.starts_with(FUNCTION_OPEN) {
-        for block in text.split(FUNCTION_OPEN).skip(1) {
-            values.push(function_value(block)?);
+        // Each block runs to the next `<function=`.
+        let starts: Vec<usize> = text
+            .match_indices(FUNCTION_OPEN)
+            .map(|(at, _)| at)
+            .collect();
+        let ends = starts.iter().skip(1).copied().chain([text.len()]);
+        for (&start, end) in starts.iter().zip(ends) {
+            values.push(function_value(&text[start..end])?);
         }
     } else if let Some((_, json_at)) = find_json_call_marker(text) {
         let rest = &text[json_at..];
@@ -422,28 +422,31 @@ fn json_call(name: &str, arguments: Value) -> Value {
     serde_json::json!({"name": name, "arguments": arguments})
 }
 
-/// `name>` then a JSON object or `<parameter=key>value</parameter>`
-/// elements, then `</function>` (the text after `<function=`). A
-/// parameter's value is JSON when it reads as JSON, else its text.
+/// The call a `<function=name>` block is: `block` is cut out from one
+/// `<function=` to the next (or inside `<tool_call>` tags), and read by
+/// [`read_function_tag`] as a [`Block`](FunctionTagReading::Block). A
+/// parameter's value is JSON when it reads as JSON, else its text; a
+/// JSON body must be JSON to its end; a `<parameter=` without its `>`
+/// makes it no call.
 fn function_value(block: &str) -> Option<Value> {
-    let (name, body) = block.split_once('>')?;
-    let body = body.split(FUNCTION_CLOSE).next().unwrap_or(body).trim();
-    let arguments = if body.is_empty() {
-        Value::Object(serde_json::Map::new())
-    } else if body.starts_with(PARAMETER_OPEN) {
-        let mut arguments = serde_json::Map::new();
-        for element in body.split(PARAMETER_OPEN).skip(1) {
-            let (key, value) = element.split_once('>')?;
-            let value = value.split(PARAMETER_CLOSE).next().unwrap_or(value).trim();
-            let value = serde_json::from_str::<Value>(value)
-                .unwrap_or_else(|_| Value::String(value.to_string()));
-            arguments.insert(key.trim().to_string(), value);
+    let tag = read_function_tag(block, 0, FunctionTagReading::Block)?;
+    let arguments = match tag.body {
+        FunctionBody::Empty { .. } => Value::Object(serde_json::Map::new()),
+        FunctionBody::Parameters {
+            parameters, whole, ..
+        } => {
+            if !whole {
+                return None;
+            }
+            let arguments = parameters
+                .iter()
+                .map(|parameter| (parameter.key.to_string(), parameter.json_or_text()))
+                .collect();
+            Value::Object(arguments)
         }
-        Value::Object(arguments)
-    } else {
-        serde_json::from_str::<Value>(body).ok()?
+        FunctionBody::Json(span) => serde_json::from_str::<Value>(&block[span]).ok()?,
     };
-    Some(json_call(name.trim(), arguments))
+    Some(json_call(tag.name, arguments))
 }
 
 #[cfg(test)]

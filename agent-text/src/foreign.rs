@@ -8,7 +8,10 @@
 //! - Llama 3.1's `<|python_tag|>` (Llama 4's `<|python_start|>`) before a JSON call, and its
 //!   `<function=name>{…}</function>`;
 //! - Qwen3-Coder's `<function=name>` with one `<parameter=key>value
-//!   </parameter>` per argument (inside `<tool_call>` tags);
+//!   </parameter>` per argument (inside `<tool_call>` tags); both
+//!   `<function=…>` blocks are read by
+//!   [`agent_core::family_calls::read_function_tag`], which the native
+//!   transport shares;
 //! - a family's marker before a JSON call or list of calls (Granite's
 //!   `<|tool_call|>`, Nemotron's `<TOOLCALL>`, Phi-4-mini's `functools`;
 //!   see [`agent_core::family_calls::json_call_marker_len`]);
@@ -20,7 +23,10 @@
 //! use keyword arguments (or none): `print(x)` in a fence is code, not a
 //! call.
 
-use agent_core::family_calls::json_call_marker_len;
+use agent_core::family_calls::{
+    FUNCTION_CLOSE, FUNCTION_OPEN, FunctionBody, FunctionTagReading, json_call_marker_len,
+    read_function_tag,
+};
 use serde_json::{Map, Value};
 
 use crate::action::keyword_arguments;
@@ -34,11 +40,6 @@ const MISTRAL_CALLS: &str = "[TOOL_CALLS]";
 /// The markers before a call: Llama 3.1's `<|python_tag|>` and Llama 4's
 /// `<|python_start|>` (its `<|python_end|>` after the call is not needed).
 pub(crate) const PYTHON_TAGS: [&str; 2] = ["<|python_tag|>", "<|python_start|>"];
-/// Opens a named function (Llama 3.1 custom calls, Qwen3-Coder).
-const FUNCTION_OPEN: &str = "<function=";
-const FUNCTION_CLOSE: &str = "</function>";
-const PARAMETER_OPEN: &str = "<parameter=";
-const PARAMETER_CLOSE: &str = "</parameter>";
 /// Gemma's fence tag for a call.
 pub(crate) const TOOL_CODE_FENCE: &str = "```tool_code";
 /// How far a name, with Mistral's call id, may run before its `[ARGS]`
@@ -155,25 +156,35 @@ fn mistral_named(text: &str, at: usize) -> Blob {
 }
 
 /// `<function=name>` followed by a JSON object or by `<parameter=key>`
-/// elements, then `</function>` (and a `</tool_call>` around it).
+/// elements, then `</function>` (and a `</tool_call>` around it), read on
+/// through `text` by [`read_function_tag`]. Each parameter's value is read
+/// as [`decode_input`] reads an `Action Input:` (JSON, or plain text), an
+/// element without a key is dropped, and a JSON body is read leniently.
 fn function_tag(text: &str, p: usize) -> Blob {
-    let name_at = p + FUNCTION_OPEN.len();
-    let Some(close) = window(&text[name_at..], NAME_WINDOW).find('>') else {
+    let Some(tag) = read_function_tag(text, p, FunctionTagReading::Stream) else {
         return Blob::Failed { stop: p };
     };
-    let name = text[name_at..name_at + close].trim();
-    if !is_identifier(name) {
+    if !is_identifier(tag.name) {
         return Blob::Failed { stop: p };
     }
-    let body = skip_space(text, name_at + close + 1);
-    let (input, after) = if text[body..].starts_with(PARAMETER_OPEN) {
-        parameters(text, body)
-    } else if text[body..].starts_with(FUNCTION_CLOSE) {
-        (Value::Object(Map::new()), body)
-    } else {
-        match read_lenient(&text[body..]) {
-            Ok((input, used)) => (input, body + used),
-            Err(stop) => return Blob::Failed { stop: body + stop },
+    let (input, after) = match tag.body {
+        FunctionBody::Parameters {
+            parameters, end, ..
+        } => {
+            let arguments = parameters
+                .iter()
+                .filter(|parameter| !parameter.key.is_empty())
+                .map(|parameter| (parameter.key.to_string(), decode_input(parameter.value)))
+                .collect();
+            (Value::Object(arguments), end)
+        }
+        FunctionBody::Empty { end } => (Value::Object(Map::new()), end),
+        FunctionBody::Json(span) => {
+            let at = span.start;
+            match read_lenient(&text[at..]) {
+                Ok((input, used)) => (input, at + used),
+                Err(stop) => return Blob::Failed { stop: at + stop },
+            }
         }
     };
     let mut end = after;
@@ -184,38 +195,11 @@ fn function_tag(text: &str, p: usize) -> Blob {
         }
     }
     Blob::Action {
-        tool: name.to_string(),
+        tool: tag.name.to_string(),
         input,
         thought: None,
         end,
     }
-}
-
-/// `<parameter=key>value</parameter>` elements from `at`: each value is
-/// read as [`decode_input`] reads an `Action Input:` (JSON, or plain text).
-/// Returns the arguments and where the last element ends.
-fn parameters(text: &str, mut at: usize) -> (Value, usize) {
-    let mut arguments = Map::new();
-    let mut end = at;
-    while text[at..].starts_with(PARAMETER_OPEN) {
-        let key_at = at + PARAMETER_OPEN.len();
-        let Some(key_len) = window(&text[key_at..], NAME_WINDOW).find('>') else {
-            break;
-        };
-        let key = text[key_at..key_at + key_len].trim();
-        let value_at = key_at + key_len + 1;
-        let (value_len, closed) = match text[value_at..].find(PARAMETER_CLOSE) {
-            Some(len) => (len, true),
-            None => (text.len() - value_at, false),
-        };
-        if !key.is_empty() {
-            let value = decode_input(&text[value_at..value_at + value_len]);
-            arguments.insert(key.to_string(), value);
-        }
-        end = value_at + value_len + if closed { PARAMETER_CLOSE.len() } else { 0 };
-        at = skip_space(text, end);
-    }
-    (Value::Object(arguments), end)
 }
 
 /// `[name(key=value, …), …]`: the first call is the step.

@@ -36,14 +36,21 @@
 //! transport's JSON (or Python-style) reader then reads;
 //! [`find_json_call_marker`] finds one after prose.
 //!
+//! [`read_function_tag`] reads Llama 3.1's and Qwen3-Coder's
+//! `<function=NAME>` block (a JSON object or `<parameter=KEY>` elements,
+//! then `</function>`) into its raw pieces: each transport finds the block
+//! with its own readers and decodes the values its own way, so it is not
+//! one of [`read_family_calls`]'s formats.
+//!
 //! This module owns the reading (the calls' types, [`read_family_calls`]'s
 //! pass over the formats) and the JSON call markers; each format reads in
 //! its own submodule (`deepseek`, `invoke`, `glm`, `functionary`,
-//! `chatglm`), with `json_body` for arguments written as a JSON object
-//! and `shared` for the helpers they all use.
+//! `chatglm`, `function_tag`), with `json_body` for arguments written as
+//! a JSON object and `shared` for the helpers they all use.
 
 mod chatglm;
 mod deepseek;
+mod function_tag;
 mod functionary;
 mod glm;
 mod invoke;
@@ -59,6 +66,10 @@ use glm::{find_glm, glm_call};
 use invoke::{find_invoke, invoke_call, wrapper_start};
 
 pub use chatglm::opens_chatglm_call;
+pub use function_tag::{
+    FUNCTION_CLOSE, FUNCTION_OPEN, FunctionBody, FunctionParameter, FunctionTag,
+    FunctionTagReading, read_function_tag,
+};
 pub use functionary::functionary_prose;
 pub use invoke::read_argument_elements;
 pub use json_body::strip_fence;
