@@ -16,6 +16,10 @@ pub enum Event {
     RunStarted {
         /// The task.
         task: String,
+        /// What the toolbox gave the model after the task (the file
+        /// tools' overview), when it gave something.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        context: Option<String>,
         /// The earlier conversation the run continues.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         history: Vec<crate::message::Message>,

@@ -393,6 +393,7 @@ impl Agent {
     fn started_event(&self, run: &Run) -> Event {
         Event::RunStarted {
             task: run.task().to_string(),
+            context: run.context().map(str::to_string),
             history: run.history().to_vec(),
             transport: self.transport.name().to_string(),
             tools: run.tools().iter().map(|t| t.name.clone()).collect(),

@@ -149,6 +149,10 @@ struct State {
     /// The id of the transport the run is made with.
     transport: String,
     task: String,
+    /// What the toolbox gave the model after the task
+    /// ([`RunConfig::context`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    context: Option<String>,
     budget: Budget,
     options: RequestOptions,
     tools: Arc<[ToolSpec]>,
@@ -277,11 +281,12 @@ impl Run {
             grounded_tools,
             context,
         } = config;
-        let opening = match context.as_deref().map(str::trim) {
-            Some(context) if !context.is_empty() => {
-                transport.opening(&format!("{task}\n\n{context}"), &tools)
-            }
-            _ => transport.opening(&task, &tools),
+        let context = context
+            .map(|c| c.trim().to_string())
+            .filter(|c| !c.is_empty());
+        let opening = match &context {
+            Some(context) => transport.opening(&format!("{task}\n\n{context}"), &tools),
+            None => transport.opening(&task, &tools),
         };
         let named = if budget.ground_names && !tools.is_empty() {
             named::NamedInQuestion::of(&task)
@@ -302,6 +307,7 @@ impl Run {
                 format_version: RUN_FORMAT_VERSION,
                 transport: transport.id(),
                 task,
+                context,
                 budget,
                 options,
                 tools: Arc::from(tools),
@@ -369,6 +375,12 @@ impl Run {
     /// The task.
     pub fn task(&self) -> &str {
         &self.state.task
+    }
+
+    /// What the toolbox gave the model after the task, trimmed
+    /// ([`RunConfig::context`]); `None` when it gave nothing.
+    pub fn context(&self) -> Option<&str> {
+        self.state.context.as_deref()
     }
 
     /// The id of the transport the run is made with.
