@@ -127,17 +127,23 @@ impl EventSink for LiveView {
         match event {
             Event::RunStarted {
                 task,
+                context,
                 transport,
                 tools,
                 ..
-            } => self.print(&format!(
-                "{} {task}\n{}",
-                self.paint("1", "Task:"),
-                self.paint(
-                    "2",
-                    &format!("   transport {transport} · tools {}", tools.join(", "))
-                )
-            )),
+            } => {
+                self.print(&format!(
+                    "{} {task}\n{}",
+                    self.paint("1", "Task:"),
+                    self.paint(
+                        "2",
+                        &format!("   transport {transport} · tools {}", tools.join(", "))
+                    )
+                ));
+                if let Some(context) = context {
+                    self.print(&self.paint("2", &format!("   after the task: {context}")));
+                }
+            }
             Event::ModelRequestStarted {
                 step, answer_only, ..
             } => {

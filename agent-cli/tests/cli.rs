@@ -518,3 +518,60 @@ async fn chat_keeps_the_conversation_and_obeys_its_commands() {
     // After /reset, a fresh conversation: system prompt and the question.
     assert_eq!(requests[5]["messages"].as_array().unwrap().len(), 2);
 }
+
+#[tokio::test]
+async fn replay_verify_gives_the_model_the_recorded_file_overview() {
+    // The answer's year is only in the overview (a dated file's name), so
+    // a replay that opened without it would send the answer back.
+    let server = CannedServer::start(vec![Canned::text(
+        "Thought: The notes are dated.\nFinal Answer: The notes are from 2024.",
+    )])
+    .await
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("notes")).unwrap();
+    std::fs::write(dir.path().join("notes/2024-05-14.md"), "standup\n").unwrap();
+    let traces = tempfile::tempdir().unwrap();
+    let trace = traces.path().join("run.jsonl");
+    let mut command = agent();
+    command
+        .args(["run", "Which year are the notes from?", "--tools", "files"])
+        .args(["--file-overview", "--json", "--dir"])
+        .arg(dir.path())
+        .arg("--trace")
+        .arg(&trace)
+        .args(["--base-url", server.url(), "--model", "test"]);
+    let out = output(command).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let outcome: Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(outcome["answer"], "The notes are from 2024.");
+    assert!(
+        text(&out.stderr).contains(
+            "after the task: Files in the working directory: notes/2024-05-14.md (Tuesday)."
+        ),
+        "the live view shows the overview: {}",
+        text(&out.stderr)
+    );
+    // The files change; the replay still opens as the run did.
+    std::fs::remove_file(dir.path().join("notes/2024-05-14.md")).unwrap();
+    let mut replay = agent();
+    replay
+        .args(["replay"])
+        .arg(&trace)
+        .arg("--verify")
+        .arg("--dir")
+        .arg(dir.path());
+    let out = output(replay).await;
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stdout: {} stderr: {}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stdout).contains("verify: identical"),
+        "{}",
+        text(&out.stdout)
+    );
+}

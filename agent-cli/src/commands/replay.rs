@@ -9,8 +9,11 @@ use std::sync::{Arc, Mutex};
 use agent_core::agent::RunControl;
 use agent_core::event::EventSink;
 use agent_core::trace::{ReplayModel, TraceRecord, read_trace};
-use agent_core::{Agent, Event, StopReason, Task};
-use agent_tools::builtin;
+use agent_core::{
+    Agent, Event, StopReason, Task, ToolCall, ToolError, ToolOutput, ToolSpec, Toolbox,
+};
+use agent_tools::{ToolSet, builtin};
+use async_trait::async_trait;
 
 use crate::cli::{ReplayArgs, TransportKind};
 use crate::exit::{CliError, FAILURE, OK};
@@ -95,21 +98,25 @@ fn tool_groups(tools: &[String]) -> Result<(Vec<&'static str>, bool), CliError> 
 }
 
 async fn verify(records: &[TraceRecord], args: &ReplayArgs) -> Result<u8, CliError> {
-    let Some((task, transport, tools, budget)) = records.iter().find_map(|r| match &r.event {
-        Event::RunStarted {
-            task,
-            history,
-            transport,
-            tools,
-            budget,
-        } => Some((
-            Task::new(task.clone()).with_history(history.clone()),
-            transport.clone(),
-            tools.clone(),
-            budget.clone(),
-        )),
-        _ => None,
-    }) else {
+    let Some((task, context, transport, tools, budget)) =
+        records.iter().find_map(|r| match &r.event {
+            Event::RunStarted {
+                task,
+                context,
+                history,
+                transport,
+                tools,
+                budget,
+            } => Some((
+                Task::new(task.clone()).with_history(history.clone()),
+                context.clone(),
+                transport.clone(),
+                tools.clone(),
+                budget.clone(),
+            )),
+            _ => None,
+        })
+    else {
         return Err(CliError::Failure(
             "cannot verify: the trace has no run_started record".into(),
         ));
@@ -124,9 +131,10 @@ async fn verify(records: &[TraceRecord], args: &ReplayArgs) -> Result<u8, CliErr
         }
     };
     let (groups, read_only) = tool_groups(&tools)?;
-    let toolbox = builtin::registry(&groups, Some(&args.dir), read_only)
+    let tools = builtin::registry(&groups, Some(&args.dir), read_only)
         .map_err(|e| CliError::Failure(e.to_string()))?
         .allow_all();
+    let toolbox = RecordedContext { tools, context };
     let agent = Agent::builder()
         .model(ReplayModel::from_records(records))
         .transport(setup::transport(kind))
@@ -158,6 +166,34 @@ async fn verify(records: &[TraceRecord], args: &ReplayArgs) -> Result<u8, CliErr
     } else {
         println!("verify: differs\n  recorded: {recorded:?}\n  replayed: {replayed:?}");
         Ok(FAILURE)
+    }
+}
+
+/// The replayed run's tools, giving the model what the recorded run's
+/// toolbox gave it after the task (the file overview, when it was on), as
+/// recorded: the opening message is the recorded one whatever `--dir`
+/// holds now.
+struct RecordedContext {
+    tools: ToolSet,
+    context: Option<String>,
+}
+
+#[async_trait]
+impl Toolbox for RecordedContext {
+    fn specs(&self) -> Vec<ToolSpec> {
+        self.tools.specs()
+    }
+    fn is_sequential(&self, name: &str) -> bool {
+        self.tools.is_sequential(name)
+    }
+    fn needs_grounded_numbers(&self, name: &str) -> bool {
+        self.tools.needs_grounded_numbers(name)
+    }
+    async fn call(&self, call: &ToolCall) -> Result<ToolOutput, ToolError> {
+        self.tools.call(call).await
+    }
+    fn context(&self) -> Option<String> {
+        self.context.clone()
     }
 }
 
