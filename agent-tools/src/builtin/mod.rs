@@ -51,7 +51,8 @@ pub enum BuiltinError {
 pub struct BuiltinOptions<'a> {
     /// Root directory of the file tools (`None`: the current directory).
     pub dir: Option<&'a Path>,
-    /// Leave out the file tools that write (`write_file`, `edit_file`).
+    /// Leave out the file tools that write (`write_file`, `edit_file`);
+    /// `false` by default, as in [`registry`].
     pub read_only: bool,
     /// Open each run with what the file root holds
     /// ([`FileTools::overview`]).

@@ -9,10 +9,7 @@ use agent_core::{ToolError, ToolOutput};
 use super::glob::glob_files;
 use super::resolve::{output_with_note, resolve_search_base};
 use super::text::{files_whole, numbered, read_text};
-use super::{
-    GrepArgs, MAX_GREP_MATCHES, MAX_MATCHED_FILES_WHOLE, MAX_MATCHED_LINES_WHOLE, MAX_NAMED_FILES,
-    SHORT_FILE_LINES,
-};
+use super::{GrepArgs, MAX_GREP_MATCHES, SHORT_FILE_LINES};
 use crate::builtin::dated;
 use crate::builtin::nearby::walk;
 use crate::builtin::root::FileRoot;
@@ -20,6 +17,14 @@ use crate::builtin::table::{
     cells, column_values, labelled_row, matching_rows_summary, table_separator,
 };
 use crate::builtin::words;
+
+/// Files a `grep` that finds nothing names, when it searched this few.
+const MAX_NAMED_FILES: usize = 8;
+/// Files with a `grep` match shown whole at most, when they are short.
+const MAX_MATCHED_FILES_WHOLE: usize = 2;
+/// Lines of the files with a `grep` match shown whole at most, together:
+/// tighter than [`SHORT_FILE_LINES`], since the matching lines came first.
+const MAX_MATCHED_LINES_WHOLE: usize = SHORT_FILE_LINES / 2;
 
 pub(super) fn grep(root: &FileRoot, args: GrepArgs) -> Result<ToolOutput, ToolError> {
     if args.pattern.is_empty() {
@@ -40,7 +45,7 @@ pub(super) fn grep(root: &FileRoot, args: GrepArgs) -> Result<ToolOutput, ToolEr
         .map_err(|e| {
             ToolError::invalid_args(format!(
                 "invalid regular expression: {}",
-                first_line(&e.to_string())
+                regex_error_gist(&e.to_string())
             ))
         })?;
     let (searched, note) = grep_scope(root, args.path.as_deref().unwrap_or("."))?;
@@ -287,6 +292,8 @@ fn shown_whole_text(files: &[(String, String)]) -> String {
     }
 }
 
-fn first_line(text: &str) -> &str {
+/// The gist of a regex error: its last line (the first lines repeat the
+/// pattern and point at the fault).
+fn regex_error_gist(text: &str) -> &str {
     text.lines().last().unwrap_or(text).trim()
 }

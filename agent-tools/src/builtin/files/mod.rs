@@ -46,15 +46,8 @@ pub const MAX_READ_LINES: usize = 400;
 /// what they need), and a `grep` that finds nothing in it, or in a few
 /// files this short together, shows them.
 pub const SHORT_FILE_LINES: usize = 60;
-/// Files a `grep` that finds nothing names, when it searched this few.
-const MAX_NAMED_FILES: usize = 8;
 /// Matches `grep` returns at most.
 pub const MAX_GREP_MATCHES: usize = 100;
-/// Files with a `grep` match shown whole at most, when they are short.
-const MAX_MATCHED_FILES_WHOLE: usize = 2;
-/// Lines of the files with a `grep` match shown whole at most, together:
-/// tighter than [`SHORT_FILE_LINES`], since the matching lines came first.
-const MAX_MATCHED_LINES_WHOLE: usize = SHORT_FILE_LINES / 2;
 /// Paths `search_files` returns at most.
 pub const MAX_LISTED_FILES: usize = 200;
 /// Largest file read or written, in bytes.
