@@ -140,14 +140,19 @@ impl Toolbox for BrokenListing {
     }
 }
 
-#[tokio::test]
-async fn a_toolbox_that_panics_listing_its_tools_stops_the_run_with_a_typed_reason() {
-    let agent = Agent::builder()
+/// An agent over `toolbox` whose model is never asked.
+fn unasked_agent(toolbox: impl Toolbox + 'static) -> Agent {
+    Agent::builder()
         .model(ScriptedModel::new().text("never asked"))
         .transport(TestTransport)
-        .toolbox(BrokenListing)
+        .toolbox(toolbox)
         .build()
-        .unwrap();
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_toolbox_that_panics_listing_its_tools_stops_the_run_with_a_typed_reason() {
+    let agent = unasked_agent(BrokenListing);
     let outcome = agent.run("Which port does staging use?").await;
     match &outcome.stop_reason {
         StopReason::Internal(detail) => assert!(
@@ -165,12 +170,15 @@ async fn a_toolbox_that_panics_listing_its_tools_stops_the_run_with_a_typed_reas
 
 #[test]
 fn an_agent_whose_toolbox_panics_listing_its_tools_still_prints_with_debug() {
-    let agent = Agent::builder()
-        .model(ScriptedModel::new().text("never asked"))
-        .transport(TestTransport)
-        .toolbox(BrokenListing)
-        .build()
-        .unwrap();
+    let agent = unasked_agent(BrokenListing);
     let printed = format!("{agent:?}");
-    assert!(printed.contains("tools: None"), "{printed}");
+    assert!(
+        printed.contains(r#"tools: "<the toolbox panicked listing them>""#),
+        "{printed}"
+    );
+    let reader = Reader {
+        holds: Mutex::new(Vec::new()),
+    };
+    let printed = format!("{:?}", unasked_agent(reader));
+    assert!(printed.contains("tools: 1,"), "{printed}");
 }

@@ -137,9 +137,14 @@ pub struct Agent {
 
 impl fmt::Debug for Agent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let count = self.tool_count();
+        let tools: &dyn fmt::Debug = match &count {
+            Some(count) => count,
+            None => &"<the toolbox panicked listing them>",
+        };
         f.debug_struct("Agent")
             .field("transport", &self.transport.id())
-            .field("tools", &self.tool_count())
+            .field("tools", tools)
             .field("budget", &self.budget)
             .field("hooks", &self.hooks.len())
             .field("sinks", &self.sinks.len())

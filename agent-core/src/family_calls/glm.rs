@@ -5,8 +5,8 @@
 
 use serde_json::{Map, Value};
 
-use super::invoke::tag_name_before;
 use super::json_body::json_body_call;
+use super::shared::tag_name_before;
 use super::shared::{NAME_WINDOW, PREFIX_WINDOW, element_value, is_name, skip_space, window};
 use super::{FamilyCall, Read};
 

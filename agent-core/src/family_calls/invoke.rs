@@ -6,7 +6,9 @@
 
 use serde_json::{Map, Value};
 
-use super::shared::{NAME_WINDOW, PREFIX_WINDOW, element_value, is_name, tail, window};
+use super::shared::{
+    NAME_WINDOW, PREFIX_WINDOW, element_value, is_name, tag_name_before, tail, window,
+};
 use super::{FamilyCall, MARKER_WINDOW, Read};
 
 /// An `<invoke name="…">` (or `<function name="…">`) opening tag.
@@ -78,19 +80,6 @@ fn find_named_tag(
             return Some((lt, search));
         }
     }
-}
-
-/// The `<` and the tag name (prefix included) that end at `end`, when the
-/// text from a `<` to there is a plain tag name.
-pub(super) fn tag_name_before(text: &str, end: usize) -> Option<(usize, &str)> {
-    let before = tail(&text[..end], PREFIX_WINDOW);
-    let lt = end - before.len() + before.rfind('<')?;
-    let tag = &text[lt + 1..end];
-    let plain = !tag.is_empty()
-        && !tag
-            .chars()
-            .any(|c| c.is_whitespace() || matches!(c, '<' | '>' | '/'));
-    plain.then_some((lt, tag))
 }
 
 /// The first closing tag at or after `from` whose element is one of

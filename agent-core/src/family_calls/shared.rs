@@ -1,6 +1,7 @@
 //! What the family readers share: the bounds on names and tag prefixes,
-//! reading an element's value, telling a tool name, and cutting windows
-//! of text at character boundaries.
+//! reading an element's value, telling a tool name, the tag name that
+//! ends at a point (`<invoke` elements and GLM's tags), and cutting
+//! windows of text at character boundaries.
 
 use serde_json::Value;
 
@@ -49,4 +50,17 @@ pub(super) fn tail(text: &str, max: usize) -> &str {
 /// The first byte at or after `p` that is not whitespace.
 pub(super) fn skip_space(text: &str, p: usize) -> usize {
     p + (text[p..].len() - text[p..].trim_start().len())
+}
+
+/// The `<` and the tag name (prefix included) that end at `end`, when the
+/// text from a `<` to there is a plain tag name.
+pub(super) fn tag_name_before(text: &str, end: usize) -> Option<(usize, &str)> {
+    let before = tail(&text[..end], PREFIX_WINDOW);
+    let lt = end - before.len() + before.rfind('<')?;
+    let tag = &text[lt + 1..end];
+    let plain = !tag.is_empty()
+        && !tag
+            .chars()
+            .any(|c| c.is_whitespace() || matches!(c, '<' | '>' | '/'));
+    plain.then_some((lt, tag))
 }
