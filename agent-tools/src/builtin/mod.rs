@@ -4,6 +4,7 @@
 mod calculator;
 mod dated;
 mod files;
+mod fold;
 mod names;
 mod nearby;
 mod overview;

@@ -13,13 +13,16 @@
 
 use agent_core::script::is_unspaced;
 
+use super::fold::fold;
+
 /// Letters a long name may end with after its stem.
 const MAX_ENDING: usize = 3;
 
 /// Letters from which a name may end differently.
 const INFLECTED_FROM: usize = 5;
 
-/// One name, lower-cased, ready to be looked for in lower-cased queries.
+/// One name, folded (lower case, no accents), ready to be looked for in
+/// folded queries.
 #[derive(Debug, Clone)]
 pub(super) struct Name {
     /// The name as written.
@@ -36,7 +39,7 @@ impl Name {
     /// The name prepared for matching, or `None` for a blank one.
     pub(super) fn new(name: &str) -> Option<Self> {
         let written = name.trim().to_string();
-        let lower = written.to_lowercase();
+        let lower = fold(&written);
         let first = lower.chars().next()?;
         if is_unspaced(first) {
             return Some(Self {
@@ -72,7 +75,7 @@ impl Name {
         &self.written
     }
 
-    /// Whether a lower-cased query names the subject by this name.
+    /// Whether a folded query names the subject by this name.
     pub(super) fn found_in(&self, query: &str) -> bool {
         if self.unspaced {
             return query.contains(&self.stem);
@@ -97,7 +100,7 @@ mod tests {
 
     fn found(name: &str, query: &str) -> bool {
         Name::new(name)
-            .map(|n| n.found_in(&query.to_lowercase()))
+            .map(|n| n.found_in(&fold(query)))
             .unwrap_or(false)
     }
 
@@ -127,6 +130,9 @@ mod tests {
         assert!(found("nước Ý", "dân số nước Ý"));
         assert!(!found("nước Ý", "dân số nước Đức"));
         assert!(found("Çin Seddi", "Çin Seddi'nin uzunluğu"));
+        // Accents do not count: a query may drop them or add others.
+        assert!(found("Japón", "poblacion de Japon"));
+        assert!(found("Tokio", "población de Tókio"));
         assert!(!found("", "anything"));
     }
 }

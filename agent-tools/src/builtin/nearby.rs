@@ -3,12 +3,13 @@
 //! look like the one it gave, or else what the nearest existing directory
 //! holds. Also the bounded walk every file tool lists files with.
 //!
-//! Names are compared without case, by whole name, by stem (the name
-//! without its extension), by containment and by the words of the name
-//! (split on `-`, `_`, `.`, spaces and glob characters), so a model that
-//! guesses `config.json` is shown `config/server.toml`, and one that
-//! guesses `Notes/Tuesday.md` is shown `notes/2024-05-14-tue.md` only when
-//! a word matches. Among paths as alike by name, those that hold the
+//! Names are compared without case or accents (`reunion.md` finds
+//! `reunión.md`), by whole name, by stem (the name without its
+//! extension), by containment and by the words of the name (split on
+//! `-`, `_`, `.`, spaces and glob characters), so a model that guesses
+//! `config.json` is shown `config/server.toml`, and one that guesses
+//! `Notes/Tuesday.md` is shown `notes/2024-05-14-tue.md` only when a
+//! word matches. Among paths as alike by name, those that hold the
 //! numbers of the given name (`q3`, `sprint14`, `2024-05-14`) come first.
 //! Only paths inside the root are ever shown.
 
@@ -16,6 +17,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::dated;
+use super::fold::fold;
 use super::root::FileRoot;
 
 /// Files visited at most by one walk.
@@ -124,7 +126,7 @@ pub(crate) fn closest_file(root: &FileRoot, given: &str) -> Option<String> {
 /// `config`, `test` for `tests`) under the same parent. `None` unless
 /// exactly one directory is the best such match.
 pub(crate) fn closest_directory(root: &FileRoot, given: &str) -> Option<String> {
-    let given = given.trim().replace('\\', "/").to_lowercase();
+    let given = fold(&given.trim().replace('\\', "/"));
     let given = given.trim_start_matches("./").trim_matches('/').to_string();
     if given.is_empty() || given.contains(['*', '?', '[']) {
         return None;
@@ -145,7 +147,7 @@ pub(crate) fn closest_directory(root: &FileRoot, given: &str) -> Option<String> 
     dirs.sort();
     dirs.dedup();
     let score = |dir: &str| -> u32 {
-        let lower = dir.to_lowercase();
+        let lower = fold(dir);
         let (parent, name) = lower.rsplit_once('/').unwrap_or(("", &lower));
         if lower == given {
             return 100;
@@ -279,7 +281,7 @@ fn similar(given: &str, paths: &[String]) -> Vec<String> {
 
 /// The paths that look like `given` at all, with their scores, best first.
 fn scored<'a>(given: &str, paths: &'a [String]) -> Vec<(u32, &'a String)> {
-    let given = given.trim().replace('\\', "/").to_lowercase();
+    let given = fold(&given.trim().replace('\\', "/"));
     let given = given.trim_start_matches(['/', '~', '.']);
     let name = given.rsplit('/').next().unwrap_or(given);
     let stem = stem(name);
@@ -295,7 +297,7 @@ fn scored<'a>(given: &str, paths: &'a [String]) -> Vec<(u32, &'a String)> {
                 words: &given_words,
                 numbers: &given_numbers,
             };
-            let score = score(&path.to_lowercase(), &given);
+            let score = score(&fold(path), &given);
             (score > 0).then_some((score, path))
         })
         .collect();

@@ -23,6 +23,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::fold::fold;
 use super::names::Name;
 use crate::schema::{LATIN_TEXT_PATTERN, is_latin_text, schema_for, without_property_descriptions};
 
@@ -163,7 +164,8 @@ impl std::fmt::Debug for Search {
     }
 }
 
-/// The lower-cased words of `text`. A number keeps its inner `.` and
+/// The words of `text`, folded (lower case, no accents: `Zurich` finds
+/// `Zürich`). A number keeps its inner `.` and
 /// `,` (`1.0`, `2,100,000`), so a query for version 1.0 does not match
 /// every entry holding a 1 or a 0.
 fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
@@ -183,10 +185,7 @@ fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
         previous = Some(c);
     }
     words.push(&text[start..]);
-    words
-        .into_iter()
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
+    words.into_iter().filter(|w| !w.is_empty()).map(fold)
 }
 
 impl Search {
@@ -305,7 +304,7 @@ impl Search {
 
     /// Per document, whether `query` holds one of its other names.
     fn named_otherwise(&self, query: &str) -> Vec<bool> {
-        let query = query.to_lowercase();
+        let query = fold(query);
         self.docs
             .iter()
             .map(|d| d.names.iter().any(|name| name.found_in(&query)))
@@ -497,7 +496,7 @@ impl Tool for Search {
         // An entry found by another name, not by its title, says so: a
         // small model asked about `Nippon` read the entry on Japan as about
         // something else.
-        let query = args.query.to_lowercase();
+        let query = fold(&args.query);
         let query_terms: HashSet<String> = terms(&query).collect();
         let other_name = |d: &Indexed| -> Option<String> {
             let by_title = d.titled(|t| query_terms.contains(t));

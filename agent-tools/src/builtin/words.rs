@@ -1,38 +1,38 @@
 //! The looser reading of a plain `grep` text that found nothing: its
-//! words, each cut to a stem, to be found anywhere on a line. A model
-//! asks for "USB-C hubs" where the file says "USB-C hub", or for words in
-//! another order than the file's.
+//! words, each cut to a stem, to be found anywhere on a line, whatever
+//! their accents. A model asks for "USB-C hubs" where the file says
+//! "USB-C hub", for words in another order than the file's, or for
+//! "Zurich" where the file says "Zürich".
+
+use super::fold::fold;
 
 /// Marks that join fields rather than words: a model greps
 /// `region:North,Aug` or `dept=Sales` for the row that has both values.
 const FIELD_SEPARATORS: [char; 5] = [',', ';', '|', '=', ':'];
 
 /// The stems of the words of `text` (split at spaces and at
-/// [`FIELD_SEPARATORS`]), lower case: punctuation around a
-/// word and a possessive `'s` dropped, a plural `s` cut from a word of
-/// four letters or more (`hubs` → `hub`, not `bus`, not `class`). Words
-/// of one or two Latin letters (`a`, `of`, `de`) are left out, but not
-/// those with a digit (`2m`) or in another script (`东京`). `None` when no word is left, or when the
-/// stems would find no more than `text` itself did (one word, no stem).
+/// [`FIELD_SEPARATORS`]), folded (lower case, no accents): punctuation
+/// around a word and a possessive `'s` dropped, a plural `s` cut from a
+/// word of four letters or more (`hubs` → `hub`, not `bus`, not `class`).
+/// Words of one or two Latin letters (`a`, `of`, `de`) are left out, but
+/// not those with a digit (`2m`) or in another script (`东京`). `None`
+/// when no word is left.
 pub(crate) fn stems(text: &str) -> Option<Vec<String>> {
     let stems: Vec<String> = text
         .split(|c: char| c.is_whitespace() || FIELD_SEPARATORS.contains(&c))
         .filter_map(stem)
         .collect();
-    let looser = stems.len() > 1 || stems.first().is_some_and(|s| *s != text.to_lowercase());
-    (!stems.is_empty() && looser).then_some(stems)
+    (!stems.is_empty()).then_some(stems)
 }
 
-/// Whether `line` holds each of `stems`, whatever its case.
+/// Whether `line` holds each of `stems`, whatever its case and accents.
 pub(crate) fn holds_each(line: &str, stems: &[String]) -> bool {
-    let line = line.to_lowercase();
+    let line = fold(line);
     stems.iter().all(|stem| line.contains(stem.as_str()))
 }
 
 fn stem(word: &str) -> Option<String> {
-    let word = word
-        .trim_matches(|c: char| !c.is_alphanumeric())
-        .to_lowercase();
+    let word = fold(word.trim_matches(|c: char| !c.is_alphanumeric()));
     let word = word
         .strip_suffix("'s")
         .or_else(|| word.strip_suffix("\u{2019}s"))
@@ -70,9 +70,10 @@ mod tests {
             ])
         );
         assert_eq!(stems("ventas"), Some(vec!["venta".into()]));
-        assert_eq!(stems("Phone"), None);
-        assert_eq!(stems("class"), None);
-        assert_eq!(stems("bus"), None);
+        assert_eq!(stems("Phone"), Some(vec!["phone".into()]));
+        assert_eq!(stems("class"), Some(vec!["class".into()]));
+        assert_eq!(stems("bus"), Some(vec!["bus".into()]));
+        assert_eq!(stems("São Paulo"), Some(vec!["sao".into(), "paulo".into()]));
         assert_eq!(stems("a ?"), None);
         assert_eq!(
             stems("cable of 2m"),
@@ -102,5 +103,14 @@ mod tests {
             &stems
         ));
         assert!(!holds_each("A-101,USB-C hub,137", &stems));
+    }
+
+    #[test]
+    fn a_line_holds_a_word_whatever_its_accents() {
+        let zurich = stems("Zurich").unwrap_or_default();
+        assert!(holds_each("office: Zürich, 42 desks", &zurich));
+        let accented = stems("São Paulo").unwrap_or_default();
+        assert!(holds_each("Sao Paulo branch opened", &accented));
+        assert!(!holds_each("Porto Alegre branch opened", &accented));
     }
 }

@@ -1,8 +1,10 @@
-//! Glob patterns over the root: `*` crosses `/` and case is ignored, and
-//! a file matches by its path or by its name alone.
+//! Glob patterns over the root: `*` crosses `/`, case and accents are
+//! ignored (`*reunion*` matches `reunión.md`), and a file matches by its
+//! path or by its name alone.
 
 use std::path::{Path, PathBuf};
 
+use crate::builtin::fold::fold;
 use crate::builtin::nearby::walk;
 use crate::builtin::root::{Access, FileRoot};
 
@@ -31,9 +33,10 @@ pub(super) fn glob_files(root: &FileRoot, given: &str) -> Option<Vec<PathBuf>> {
     (!files.is_empty()).then_some(files)
 }
 
-/// A glob whose `*` also crosses `/`, ignoring case.
+/// A glob whose `*` also crosses `/`, ignoring case and accents: match it
+/// with [`glob_matches`], which folds the paths the same way.
 pub(super) fn case_blind_glob(glob: &str) -> Result<globset::GlobMatcher, globset::Error> {
-    Ok(globset::GlobBuilder::new(glob)
+    Ok(globset::GlobBuilder::new(&fold(glob))
         .literal_separator(false)
         .case_insensitive(true)
         .build()?
@@ -51,9 +54,9 @@ pub(super) fn glob_matches(
 ) -> bool {
     let from_base = file
         .strip_prefix(base)
-        .map(|p| p.to_string_lossy().replace('\\', "/"));
-    let name = file.file_name().map(|n| n.to_string_lossy());
-    glob.is_match(root.relative(file))
-        || from_base.as_deref().is_ok_and(|p| glob.is_match(p))
-        || name.is_some_and(|n| glob.is_match(n.as_ref()))
+        .map(|p| fold(&p.to_string_lossy().replace('\\', "/")));
+    let name = file.file_name().map(|n| fold(&n.to_string_lossy()));
+    glob.is_match(fold(&root.relative(file)))
+        || from_base.is_ok_and(|p| glob.is_match(p))
+        || name.is_some_and(|n| glob.is_match(n))
 }

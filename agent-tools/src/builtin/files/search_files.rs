@@ -11,6 +11,7 @@ use super::resolve::{resolve_search_base, with_note};
 use super::text::similar_shown_whole;
 use super::{MAX_LISTED_FILES, SearchFilesArgs};
 use crate::builtin::dated;
+use crate::builtin::fold::fold;
 use crate::builtin::nearby::{self, walk};
 use crate::builtin::root::{Access, FileRoot};
 
@@ -112,10 +113,10 @@ fn listed_paths(paths: impl Iterator<Item = String>) -> String {
 
 /// A pattern with no wildcard that names no file (`meeting`, `budget`)
 /// is taken as part of a name: the files under `base` whose path holds
-/// it, ignoring case, with a line saying so. `None` when it has a
+/// it, ignoring case and accents, with a line saying so. `None` when it has a
 /// wildcard or no path holds it.
 fn paths_containing(root: &FileRoot, base: &Path, pattern: &str) -> Option<String> {
-    let part = pattern.trim_matches('/').to_lowercase();
+    let part = fold(pattern.trim_matches('/'));
     if part.is_empty() || part.contains(['*', '?', '[', '{']) {
         return None;
     }
@@ -123,7 +124,7 @@ fn paths_containing(root: &FileRoot, base: &Path, pattern: &str) -> Option<Strin
         walk(base)
             .iter()
             .map(|file| root.relative(file))
-            .filter(|shown| shown.to_lowercase().contains(&part)),
+            .filter(|shown| fold(shown).contains(&part)),
     );
     (!found.is_empty())
         .then(|| format!("no file is named `{pattern}`; these paths contain it:\n{found}"))

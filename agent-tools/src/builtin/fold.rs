@@ -1,0 +1,120 @@
+//! Text as the file and search tools compare it: lower case, and Latin
+//! letters without their accents. A model writes `Zurich`, `Sao Paulo` or
+//! `reunion.md` where the file says `Zürich`, `São Paulo` or
+//! `reunión.md` (or the other way round), and a name may be stored
+//! composed (`é`) or decomposed (`e` and a combining accent, as macOS
+//! writes file names): both read the same once folded.
+//!
+//! Only a Latin letter loses its marks, so letters that are letters of
+//! their own elsewhere stay apart: Cyrillic `й` is not `и`, Japanese `ガ`
+//! is not `カ`, Hangul stays Hangul. Latin letters that do not decompose
+//! are written with the letters a reader would type for them (`ß` as
+//! `ss`, `æ` as `ae`, `ø` as `o`, `ł` as `l`, Turkish `ı` as `i`).
+
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::decompose_canonical;
+
+/// `text` in lower case with its Latin letters' accents dropped.
+pub(crate) fn fold(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_ascii_lowercase();
+    }
+    let mut folded = String::with_capacity(text.len());
+    let mut after_latin = false;
+    for c in text.nfc() {
+        if c.is_ascii() {
+            folded.push(c.to_ascii_lowercase());
+            after_latin = c.is_ascii_alphabetic();
+            continue;
+        }
+        // A combining accent that did not compose with the Latin letter
+        // before it (`q` with an acute) is dropped too.
+        if after_latin && is_combining_accent(c) {
+            continue;
+        }
+        if let Some(base) = latin_base(c) {
+            folded.push(base.to_ascii_lowercase());
+            after_latin = true;
+            continue;
+        }
+        if let Some(spelled) = spelled_out(c) {
+            folded.push_str(spelled);
+            after_latin = true;
+            continue;
+        }
+        folded.extend(c.to_lowercase());
+        after_latin = false;
+    }
+    folded
+}
+
+/// Whether `c` is one of the combining diacritical marks (U+0300–U+036F),
+/// the accents of Latin letters.
+fn is_combining_accent(c: char) -> bool {
+    ('\u{0300}'..='\u{036F}').contains(&c)
+}
+
+/// The ASCII letter `c` is made of, when `c` decomposes into one with
+/// combining accents only (`é`, `ñ`, `ş`, `ệ`, `İ`).
+fn latin_base(c: char) -> Option<char> {
+    let mut base = None;
+    let mut only_accents = true;
+    decompose_canonical(c, |part| {
+        if base.is_none() {
+            base = Some(part);
+        } else if !is_combining_accent(part) {
+            only_accents = false;
+        }
+    });
+    base.filter(|b| only_accents && b.is_ascii_alphabetic() && *b != c)
+}
+
+/// How a Latin letter that does not decompose is typed without it.
+fn spelled_out(c: char) -> Option<&'static str> {
+    Some(match c {
+        'ß' | 'ẞ' => "ss",
+        'æ' | 'Æ' => "ae",
+        'œ' | 'Œ' => "oe",
+        'ø' | 'Ø' => "o",
+        'ł' | 'Ł' => "l",
+        'đ' | 'Đ' | 'ð' | 'Ð' => "d",
+        'ı' => "i",
+        'þ' | 'Þ' => "th",
+        'ħ' | 'Ħ' => "h",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fold;
+
+    #[test]
+    fn latin_accents_are_dropped_and_case_lowered() {
+        assert_eq!(fold("Zürich"), "zurich");
+        assert_eq!(fold("São Paulo"), "sao paulo");
+        assert_eq!(fold("reunión.md"), "reunion.md");
+        assert_eq!(fold("Ça coûte CHER"), "ca coute cher");
+        assert_eq!(fold("Đà Nẵng, Việt Nam"), "da nang, viet nam");
+        assert_eq!(fold("İstanbul Şişli ığdır"), "istanbul sisli igdir");
+        assert_eq!(fold("Łódź"), "lodz");
+        assert_eq!(fold("Straße Ærø"), "strasse aero");
+        assert_eq!(fold("plain ASCII 42"), "plain ascii 42");
+    }
+
+    #[test]
+    fn a_decomposed_name_folds_like_a_composed_one() {
+        assert_eq!(fold("reunio\u{301}n"), fold("reunión"));
+        assert_eq!(fold("q\u{301}"), "q");
+    }
+
+    #[test]
+    fn letters_of_other_scripts_keep_their_marks() {
+        assert_eq!(fold("Йошкар-Ола"), "йошкар-ола");
+        assert_ne!(fold("й"), fold("и"));
+        assert_eq!(fold("ガイド"), "ガイド");
+        assert_ne!(fold("ガ"), fold("カ"));
+        assert_eq!(fold("서울"), "서울");
+        assert_eq!(fold("東京"), "東京");
+    }
+}

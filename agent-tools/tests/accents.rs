@@ -1,0 +1,152 @@
+//! The file and search tools find a name or a word whatever its accents:
+//! a model writes `Zurich`, `reunion.md` or `Sao Paulo` where the files
+//! say `Zürich`, `reunión.md` or `São Paulo` (or the other way round),
+//! and a file name may be stored decomposed, as macOS writes it.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::Path;
+
+use agent_core::{Tool, ToolCall, Toolbox};
+use agent_tools::ToolSet;
+use agent_tools::builtin::{Document, Search, registry};
+use serde_json::{Value, json};
+
+fn files(root: &Path) -> ToolSet {
+    registry(&["files"], Some(root), true).unwrap().allow_all()
+}
+
+async fn call(tools: &ToolSet, name: &str, args: Value) -> String {
+    match tools.call(&ToolCall::new("t", name, args)).await {
+        Ok(output) => output.content,
+        Err(err) => format!("error: {}", err.message()),
+    }
+}
+
+/// A working directory whose names and text carry accents, one of them
+/// written decomposed (`e` and a combining acute accent).
+fn accented_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("notas")).unwrap();
+    std::fs::write(
+        root.join("notas/reunión-lunes.md"),
+        "Presupuesto aprobado: 4200 euros\nPróxima reunión: jueves\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("notas/compras.md"),
+        "Proveedor: Papelería Gómez\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("offices.csv"),
+        "city,desks\nZürich,42\nSão Paulo,17\nKraków,23\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("re\u{301}sume\u{301}.txt"),
+        "Years of experience: 9\n",
+    )
+    .unwrap();
+    dir
+}
+
+#[tokio::test]
+async fn a_file_named_without_its_accents_is_read() {
+    let dir = accented_dir();
+    let tools = files(dir.path());
+    let read = call(
+        &tools,
+        "read_file",
+        json!({"path": "notas/reunion-lunes.md"}),
+    )
+    .await;
+    assert!(
+        read.starts_with(
+            "`notas/reunion-lunes.md` is not a file in the working directory; the closest one is `notas/reunión-lunes.md`"
+        ),
+        "{read}"
+    );
+    assert!(read.contains("4200 euros"), "{read}");
+    // Composed accents find a name stored decomposed.
+    let read = call(&tools, "read_file", json!({"path": "résumé.txt"})).await;
+    assert!(read.contains("Years of experience: 9"), "{read}");
+}
+
+#[tokio::test]
+async fn globs_and_name_parts_match_whatever_the_accents() {
+    let dir = accented_dir();
+    let tools = files(dir.path());
+    let found = call(&tools, "search_files", json!({"glob": "*reunion*"})).await;
+    assert_eq!(found, "notas/reunión-lunes.md");
+    let found = call(&tools, "search_files", json!({"glob": "**/REUNIÓN-*.md"})).await;
+    assert_eq!(found, "notas/reunión-lunes.md");
+    let found = call(&tools, "search_files", json!({"glob": "resume"})).await;
+    assert!(found.contains("re\u{301}sume\u{301}.txt"), "{found}");
+}
+
+#[tokio::test]
+async fn grep_finds_a_word_written_with_other_accents() {
+    let dir = accented_dir();
+    let tools = files(dir.path());
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "Zurich", "path": "offices.csv"}),
+    )
+    .await;
+    assert!(
+        out.contains("offices.csv:2: city: Zürich | desks: 42"),
+        "{out}"
+    );
+    let out = call(&tools, "grep", json!({"pattern": "Sao Paulo"})).await;
+    assert!(out.contains("São Paulo"), "{out}");
+    assert!(!out.contains("Zürich"), "{out}");
+    let out = call(&tools, "grep", json!({"pattern": "papeleria gomez"})).await;
+    assert!(
+        out.contains("notas/compras.md:1: Proveedor: Papelería Gómez"),
+        "{out}"
+    );
+    // Accents added where the file has none find it too.
+    let out = call(&tools, "grep", json!({"pattern": "Presupuésto"})).await;
+    assert!(out.contains("Presupuesto aprobado: 4200 euros"), "{out}");
+    // A word the files do not hold in any form is still a miss, and a
+    // regex is taken as written.
+    let out = call(&tools, "grep", json!({"pattern": "Lisboa"})).await;
+    assert!(out.starts_with("no matches"), "{out}");
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "Zurich", "is_regex": true}),
+    )
+    .await;
+    assert!(out.starts_with("no matches"), "{out}");
+}
+
+#[tokio::test]
+async fn search_finds_an_entry_whatever_the_accents_of_the_query() {
+    let search = Search::from_documents(vec![
+        Document::new("Zürich", "Zürich has about 420,000 inhabitants."),
+        Document::new("São Paulo", "São Paulo has about 11.4 million inhabitants.")
+            .with_names(["Sao Paulo Brazil"]),
+        Document::new("Geneva", "Geneva has about 200,000 inhabitants.").with_names(["Genève"]),
+    ]);
+    let first = |query: &str| {
+        search
+            .query(query)
+            .first()
+            .map(|d| d.title.clone())
+            .unwrap_or_default()
+    };
+    assert_eq!(first("population of Zurich"), "Zürich");
+    assert_eq!(first("ZÜRICH inhabitants"), "Zürich");
+    assert_eq!(first("Sao Paulo"), "São Paulo");
+    assert_eq!(first("habitants de Geneve"), "Geneva");
+    let out = search
+        .call(json!({"query": "Geneve"}))
+        .await
+        .map(|o| o.content)
+        .unwrap_or_default();
+    assert!(out.starts_with("Geneva (also called Genève): "), "{out}");
+}
