@@ -74,6 +74,7 @@ pub mod hook;
 pub mod kimi;
 pub mod message;
 pub mod model;
+pub mod numerals;
 pub mod outcome;
 pub mod python_calls;
 pub mod reasoning;

@@ -42,6 +42,7 @@ use serde_json::Value;
 
 use super::arithmetic::{FalseClaim, false_claims};
 use crate::message::{Message, Role};
+use crate::numerals::{ascii_numerals, comma_decimals};
 use crate::script::is_spaced_letter;
 
 /// Constants a model may use without finding them in the conversation,
@@ -97,8 +98,21 @@ impl Grounding {
     }
 
     /// [`learn`](Self::learn), returning the numbers of `text` as written
-    /// (see `written_forms`).
+    /// (see `written_forms`). Numbers written the way other languages
+    /// write them (`12,5`, `١٥`; see [`numerals`](crate::numerals)) are
+    /// learned in their plain form too: a model copies `12.5` from a
+    /// question that says `12,5`.
     fn learn_forms(&mut self, text: &str) -> Vec<String> {
+        let mut forms = self.learn_forms_as_written(text);
+        let plain = comma_decimals(&ascii_numerals(text)).into_owned();
+        if plain != text {
+            forms.extend(self.learn_forms_as_written(&plain));
+        }
+        forms
+    }
+
+    /// [`learn_forms`](Self::learn_forms) of `text` as it is written.
+    fn learn_forms_as_written(&mut self, text: &str) -> Vec<String> {
         let found = numbers_with_text(text);
         let forms = written_forms(&found, text);
         self.written.extend(forms.iter().cloned());

@@ -51,6 +51,28 @@ fn numbers_against_letters_of_an_unspaced_script_are_numbers() {
 }
 
 #[test]
+fn numbers_written_the_way_other_languages_write_them_ground_their_plain_form() {
+    // A decimal comma, dots between thousands, Arabic-Indic digits.
+    let mut g = grounding(&[
+        "Question: Ho comprato 3 kg a 2,40 € al chilo e 2 kg a 13,15 € al chilo; costo fisso 1.250.000.",
+        "Question: كم يساوي ١٧٪ من ٨٤٠؟",
+    ]);
+    let call = json!({"expression": "3 * 2.40 + 2 * 13.15 + 1250000"});
+    assert!(g.check("a", &call, false).is_empty());
+    let copied = json!({"expression": "3 * 2,40 + 2 * 13,15"});
+    assert!(g.check("b", &copied, false).is_empty());
+    assert!(
+        g.check("c", &json!({"expression": "0.17 * 840"}), false)
+            .is_empty()
+    );
+    // Still compared by value: a made-up number is not grounded by them.
+    assert_eq!(
+        g.check("d", &json!({"expression": "13.75 * 2"}), false),
+        ["13.75"]
+    );
+}
+
+#[test]
 fn made_up_numbers_are_found_and_copied_ones_are_not() {
     let mut g = grounding(&[
         "Question: What is the combined population of Paris and Berlin?",

@@ -8,7 +8,7 @@
 //!   `trillion`, and `<n>k`, `<n>M`, `<n>B`, `<n>bn` written without a
 //!   space) multiply it.
 //! - **Percentages**: `<n>%` is `<n> / 100` where that is the only
-//!   reading: before `of` (`<n>% of <m>`), `*`, `/`, `)`, `,` or the end,
+//!   reading: before `of` (`<n>% of <m>`, or `de`, `von`, `di`…), `*`, `/`, `)`, `,` or the end,
 //!   and not right after `+` or `-`. `<m> - <n>%` is refused as ambiguous
 //!   (a calculator reads `<m> - <n>/100`, a person `<m>` less `<n>`
 //!   percent), with the two ways to write it. `%` between two numbers stays
@@ -222,7 +222,7 @@ pub(super) fn plain(tokens: Vec<Token>) -> Result<(Vec<Token>, bool), CalcError>
                 changed = true;
             }
             Token::Percent if matches!(out.last(), Some(Token::Num(_))) => {
-                let of = matches!(next, Some(Token::Ident(w)) if w == "of");
+                let of = matches!(next, Some(Token::Ident(w)) if PERCENT_OF.contains(&w.as_str()));
                 let ends_operand = of
                     || matches!(
                         next,
@@ -250,6 +250,14 @@ pub(super) fn plain(tokens: Vec<Token>) -> Result<(Vec<Token>, bool), CalcError>
     }
     Ok((out, changed))
 }
+
+/// The word for "of" after a percentage (`<n>% of <m>`), in English and
+/// as the question's language writes it (`de`, `von`, `di`, `van`, `z`,
+/// `из`).
+const PERCENT_OF: [&str; 20] = [
+    "of", "de", "del", "des", "du", "von", "vom", "di", "da", "do", "dos", "das", "van", "av",
+    "af", "z", "ze", "od", "из", "от",
+];
 
 /// Whether the number ending `out` is added to or taken from something
 /// other than a lone `1`: then `<n>%` reads two ways. (`1 + <n>%`, a

@@ -16,6 +16,7 @@
 mod arithmetic;
 mod functions;
 mod lexer;
+mod localized;
 mod number;
 mod parser;
 mod tool;
@@ -137,9 +138,24 @@ mod tests {
         assert_eq!(eval("sqrt(1,234,321)"), "1111");
         assert_eq!(eval("mean(212, 198, 240)"), "216.666666667");
         assert_eq!(eval("3,800,000 + 1"), "3800001");
-        // Not a group: two digits, or four.
-        assert!(eval("1,50 + 1").contains("`,`"));
-        assert!(eval("1,5000").contains("`,`"));
+        // Not a group: two digits, or four, after a comma are decimals,
+        // as most languages but English write them.
+        assert_eq!(eval("1,50 + 1"), "2.5");
+        assert_eq!(eval("1,5000"), "1.5");
+    }
+
+    #[test]
+    fn numbers_are_read_as_other_languages_write_them() {
+        assert_eq!(eval("12,5 % de 840"), "105");
+        assert_eq!(eval("3 * 2,40 + 2 * 3,15"), "13.5");
+        assert_eq!(eval("1.234,5 * 2"), "2469");
+        assert_eq!(eval("1 234 567 + 1"), "1234568");
+        assert_eq!(eval("١٥٪ × ٨٤٠"), "126");
+        assert_eq!(eval("１２＋３"), "15");
+        assert_eq!(eval("5² + 2³"), "33");
+        assert_eq!(eval("10⁻²"), "0.01");
+        // In a function's parentheses a comma separates arguments.
+        assert_eq!(eval("round(2,5)"), "2");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use super::arithmetic::{add, div, floor_div, modulo, mul, negate, pow, sub};
 use super::functions::{call_function, constant};
 use super::lexer::{Token, describe, tokenize};
+use super::localized::localized;
 use super::{CalcError, MAX_DEPTH, MAX_EXPRESSION_CHARS, Number};
 use crate::builtin::written;
 
@@ -159,7 +160,8 @@ impl Parser {
 
 /// Evaluates `input`, read as people write arithmetic: units after a
 /// number dropped, scale words (`million`) and suffixes (`k`, `M`),
-/// unambiguous percentages, `x` for times, currency signs, `√`.
+/// unambiguous percentages, `x` for times, currency signs, `√`, and
+/// numbers as other languages write them (`12,5`, `١٥`, `5²`).
 pub fn evaluate(input: &str) -> Result<Number, CalcError> {
     evaluate_as_written(input).map(|(value, _)| value)
 }
@@ -173,7 +175,7 @@ pub fn evaluate_as_written(input: &str) -> Result<(Number, Option<String>), Calc
             "the expression is too long ({length} characters; max {MAX_EXPRESSION_CHARS})"
         )));
     }
-    let spelt = written::spell_out(input);
+    let spelt = written::spell_out(&localized(input));
     let (tokens, rewritten) = written::plain(tokenize(&spelt)?)?;
     let read_as = (rewritten || spelt != input).then(|| written::render(&tokens));
     if tokens.is_empty() {

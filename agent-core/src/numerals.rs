@@ -1,0 +1,205 @@
+//! Numbers as other languages and scripts write them, rewritten the way
+//! the loop's checks and the calculator read numbers: ASCII digits, a
+//! decimal point, no group separators.
+//!
+//! - [`ascii_numerals`]: the digits of other scripts (Arabic-Indic,
+//!   Persian, Devanagari, Bengali, Thai, full-width and more) as ASCII
+//!   digits, full-width signs (`＋`, `％`, `（`) as ASCII ones, and the
+//!   Arabic percent, decimal and thousands signs as `%`, `.` and `,`.
+//! - [`comma_decimals`]: numbers written with a decimal comma, as most of
+//!   Europe, Latin America, Russia, Turkey, Indonesia and Vietnam write
+//!   them (`12,5`, `0,125`, `1.234,56`, `1.234.567`), with a decimal
+//!   point and no separators (`12.5`, `0.125`, `1234.56`, `1234567`). A
+//!   comma followed by exactly three digits after a group of one to three
+//!   other than `0` (`2,450`) is a thousands separator the English way
+//!   and stays as it is.
+
+use std::borrow::Cow;
+
+/// The first code point (the digit zero) of each run of ten decimal
+/// digits outside ASCII that a question or a model may write.
+const DIGIT_ZEROS: [u32; 19] = [
+    0x0660, // Arabic-Indic
+    0x06F0, // Extended Arabic-Indic (Persian, Urdu)
+    0x07C0, // NKo
+    0x0966, // Devanagari
+    0x09E6, // Bengali
+    0x0A66, // Gurmukhi
+    0x0AE6, // Gujarati
+    0x0B66, // Oriya
+    0x0BE6, // Tamil
+    0x0C66, // Telugu
+    0x0CE6, // Kannada
+    0x0D66, // Malayalam
+    0x0E50, // Thai
+    0x0ED0, // Lao
+    0x0F20, // Tibetan
+    0x1040, // Myanmar
+    0x17E0, // Khmer
+    0x1810, // Mongolian
+    0xFF10, // full-width
+];
+
+/// The ASCII digit or sign `c` stands for, if it is a digit of another
+/// script, a full-width form or an Arabic number sign.
+fn ascii_for(c: char) -> Option<char> {
+    let code = u32::from(c);
+    if let Some(zero) = DIGIT_ZEROS
+        .iter()
+        .find(|zero| (**zero..**zero + 10).contains(&code))
+    {
+        return char::from_digit(code - zero, 10);
+    }
+    match c {
+        // Full-width ASCII forms: `＋`, `％`, `（`, `．`, letters.
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(code - 0xFEE0),
+        '\u{066A}' => Some('%'),
+        '\u{066B}' => Some('.'),
+        '\u{066C}' | '\u{060C}' => Some(','),
+        _ => None,
+    }
+}
+
+/// `text` with the digits of other scripts, full-width signs and the
+/// Arabic number signs written in ASCII (`١٢٣` → `123`, `１５％` → `15%`);
+/// borrowed when there are none.
+pub fn ascii_numerals(text: &str) -> Cow<'_, str> {
+    if text.chars().all(|c| ascii_for(c).is_none()) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(text.chars().map(|c| ascii_for(c).unwrap_or(c)).collect())
+}
+
+/// `text` with its numbers written with a decimal comma rewritten with a
+/// decimal point and without separators (see the module doc); borrowed
+/// when there are none.
+pub fn comma_decimals(text: &str) -> Cow<'_, str> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut i = 0;
+    while i < chars.len() {
+        let starts = chars[i].is_ascii_digit()
+            && !(i > 0 && (chars[i - 1].is_alphanumeric() || matches!(chars[i - 1], '.' | ',')));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let (end, plain) = read_number(&chars, i);
+        if let Some(plain) = plain {
+            out.extend(&chars[copied..i]);
+            out.push_str(&plain);
+            copied = end;
+        }
+        i = end.max(i + 1);
+    }
+    if copied == 0 {
+        return Cow::Borrowed(text);
+    }
+    out.extend(&chars[copied..]);
+    Cow::Owned(out)
+}
+
+/// The digits from `i` on.
+fn digits_at(chars: &[char], i: usize) -> usize {
+    chars[i.min(chars.len())..]
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count()
+}
+
+/// Reads the number starting at `start` (a digit): where it ends, and its
+/// plain form when it is written with a decimal comma or dots between
+/// thousands.
+fn read_number(chars: &[char], start: usize) -> (usize, Option<String>) {
+    let first = digits_at(chars, start);
+    let mut i = start + first;
+    let integer: String = chars[start..i].iter().collect();
+    // Dots between groups of three: `1.234.567`, `1.234,56`.
+    let mut groups = Vec::new();
+    while chars.get(i) == Some(&'.') && digits_at(chars, i + 1) == 3 {
+        groups.push(i);
+        i += 4;
+    }
+    let dotted = (1..=3).contains(&first) && !groups.is_empty();
+    let comma_digits = if chars.get(i) == Some(&',') {
+        digits_at(chars, i + 1)
+    } else {
+        0
+    };
+    // A further `,<digit>` makes it a list (`3,5,7`), not a number.
+    let list = comma_digits > 0
+        && chars.get(i + 1 + comma_digits) == Some(&',')
+        && chars
+            .get(i + 2 + comma_digits)
+            .is_some_and(char::is_ascii_digit);
+    let decimal_comma =
+        comma_digits > 0 && !list && (comma_digits != 3 || integer == "0" || first > 3 || dotted);
+    let thousands: String = groups
+        .iter()
+        .flat_map(|g| chars[g + 1..g + 4].iter())
+        .collect();
+    match (dotted, decimal_comma) {
+        (_, true) if dotted || groups.is_empty() => {
+            let fraction: String = chars[i + 1..i + 1 + comma_digits].iter().collect();
+            (
+                i + 1 + comma_digits,
+                Some(format!("{integer}{thousands}.{fraction}")),
+            )
+        }
+        // `1.234.567`: two groups or more after dots, and no point after
+        // them, is a whole number (one group, `48.000`, may be either).
+        (true, false) if groups.len() >= 2 && chars.get(i) != Some(&'.') => {
+            (i, Some(format!("{integer}{thousands}")))
+        }
+        _ => (start + first, None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digits_of_other_scripts_and_full_width_signs_become_ascii() {
+        assert_eq!(ascii_numerals("١٢ + ٣"), "12 + 3");
+        assert_eq!(ascii_numerals("۱۴۰۳"), "1403");
+        assert_eq!(ascii_numerals("१२५"), "125");
+        assert_eq!(ascii_numerals("１２＋３＝？"), "12+3=?");
+        assert_eq!(ascii_numerals("１５％"), "15%");
+        assert_eq!(ascii_numerals("٢٫٥ و ١٥٪"), "2.5 و 15%");
+        assert!(matches!(ascii_numerals("plain 42"), Cow::Borrowed(_)));
+        assert!(matches!(ascii_numerals("東京 ²"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn decimal_commas_become_points() {
+        assert_eq!(comma_decimals("12,5 % de 840"), "12.5 % de 840");
+        assert_eq!(comma_decimals("3,5 * 2"), "3.5 * 2");
+        assert_eq!(comma_decimals("2,40 € al chilo"), "2.40 € al chilo");
+        assert_eq!(comma_decimals("0,125"), "0.125");
+        assert_eq!(comma_decimals("1.234,56"), "1234.56");
+        assert_eq!(comma_decimals("R$ 1.250.000"), "R$ 1250000");
+        assert_eq!(comma_decimals("19,9999"), "19.9999");
+        assert_eq!(comma_decimals("1234,5"), "1234.5");
+    }
+
+    #[test]
+    fn thousands_the_english_way_lists_and_versions_stay() {
+        for text in [
+            "2,450 people",
+            "3,800,000",
+            "1,234.5",
+            "mean(3,5,7)",
+            "3, 5",
+            "48.000",
+            "v2.4.1",
+            "10.0.0.7",
+            "E4,5",
+            "1.5",
+        ] {
+            assert_eq!(comma_decimals(text), text, "{text}");
+            assert!(matches!(comma_decimals(text), Cow::Borrowed(_)), "{text}");
+        }
+    }
+}
