@@ -397,11 +397,18 @@ fn has_letters(value: &Value) -> bool {
 fn collect_ungrounded(value: &Value, known: &Grounding, rule: Rule, out: &mut Vec<String>) {
     match value {
         Value::String(text) => {
-            for (written, digits) in numbers_with_text(text) {
-                if !is_grounded(&written, &digits, known, rule)
-                    && !list_grounded(&written, known, rule)
-                    && !out.contains(&written)
-                {
+            // A text whose numbers are all known once read the way its
+            // language writes them (`3,8 millions`, see `numerals`) is
+            // grounded; otherwise its numbers count as written.
+            let missing = ungrounded_numbers(text, known, rule);
+            let plain = comma_decimals(&ascii_numerals(text)).into_owned();
+            if missing.is_empty()
+                || (plain != *text && ungrounded_numbers(&plain, known, rule).is_empty())
+            {
+                return;
+            }
+            for written in missing {
+                if !out.contains(&written) {
                     out.push(written);
                 }
             }
@@ -423,6 +430,17 @@ fn collect_ungrounded(value: &Value, known: &Grounding, rule: Rule, out: &mut Ve
             .for_each(|v| collect_ungrounded(v, known, rule, out)),
         Value::Bool(_) | Value::Null => {}
     }
+}
+
+/// The numbers of `text`, as written, that are not known under `rule`.
+fn ungrounded_numbers(text: &str, known: &Grounding, rule: Rule) -> Vec<String> {
+    numbers_with_text(text)
+        .into_iter()
+        .filter(|(written, digits)| {
+            !is_grounded(written, digits, known, rule) && !list_grounded(written, known, rule)
+        })
+        .map(|(written, _)| written)
+        .collect()
 }
 
 fn is_grounded(written: &str, digits: &str, known: &Grounding, rule: Rule) -> bool {

@@ -73,6 +73,20 @@ fn numbers_written_the_way_other_languages_write_them_ground_their_plain_form() 
 }
 
 #[test]
+fn an_answer_written_with_a_decimal_comma_is_read_as_its_language_writes_it() {
+    let mut g = grounding(&[
+        "Question: Combien d'habitants compte Berlin ?",
+        "Observation: Berlin: about 3,800,000 people (3.8 million). Area: 891.7 km2.",
+    ]);
+    assert!(
+        g.check_answer("Berlin compte environ 3,8 millions d'habitants.", false)
+            .is_empty()
+    );
+    assert!(g.ungrounded_in("Die Fläche beträgt 891,7 km2.").is_empty());
+    assert_eq!(g.ungrounded_in("Die Fläche beträgt 754,2 km2."), ["754"]);
+}
+
+#[test]
 fn made_up_numbers_are_found_and_copied_ones_are_not() {
     let mut g = grounding(&[
         "Question: What is the combined population of Paris and Berlin?",
