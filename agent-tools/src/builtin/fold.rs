@@ -5,9 +5,9 @@
 //! composed (`é`) or decomposed (`e` and a combining accent, as macOS
 //! writes file names): both read the same once folded.
 //!
-//! Only a Latin letter loses its marks, so letters that are letters of
-//! their own elsewhere stay apart: Cyrillic `й` is not `и`, Japanese `ガ`
-//! is not `カ`, Hangul stays Hangul. Latin letters that do not decompose
+//! Only Latin and Greek letters and the Cyrillic `ё` lose their marks, so
+//! letters that are letters of their own elsewhere stay apart: Cyrillic
+//! `й` is not `и`, Japanese `ガ` is not `カ`, Hangul stays Hangul. Latin letters that do not decompose
 //! are written with the letters a reader would type for them (`ß` as
 //! `ss`, `æ` as `ae`, `ø` as `o`, `ł` as `l`, Turkish `ı` as `i`).
 
@@ -20,30 +20,30 @@ pub(crate) fn fold(text: &str) -> String {
         return text.to_ascii_lowercase();
     }
     let mut folded = String::with_capacity(text.len());
-    let mut after_latin = false;
+    let mut after_unaccented = false;
     for c in text.nfc() {
         if c.is_ascii() {
             folded.push(c.to_ascii_lowercase());
-            after_latin = c.is_ascii_alphabetic();
+            after_unaccented = c.is_ascii_alphabetic();
             continue;
         }
-        // A combining accent that did not compose with the Latin letter
-        // before it (`q` with an acute) is dropped too.
-        if after_latin && is_combining_accent(c) {
+        // A combining accent that did not compose with the letter before
+        // it, one that loses its marks (`q` with an acute), is dropped too.
+        if after_unaccented && is_combining_accent(c) {
             continue;
         }
-        if let Some(base) = latin_base(c) {
-            folded.push(base.to_ascii_lowercase());
-            after_latin = true;
+        if let Some(base) = unaccented(c) {
+            folded.extend(base.to_lowercase());
+            after_unaccented = true;
             continue;
         }
         if let Some(spelled) = spelled_out(c) {
             folded.push_str(spelled);
-            after_latin = true;
+            after_unaccented = true;
             continue;
         }
         folded.extend(c.to_lowercase());
-        after_latin = false;
+        after_unaccented = false;
     }
     folded
 }
@@ -54,9 +54,13 @@ fn is_combining_accent(c: char) -> bool {
     ('\u{0300}'..='\u{036F}').contains(&c)
 }
 
-/// The ASCII letter `c` is made of, when `c` decomposes into one with
-/// combining accents only (`é`, `ñ`, `ş`, `ệ`, `İ`).
-fn latin_base(c: char) -> Option<char> {
+/// The letter `c` is made of, when `c` decomposes into one with
+/// combining accents only: an ASCII letter (`é`, `ñ`, `ş`, `ệ`, `İ`), a
+/// Greek one (`ά`, `ΐ`: Greek drops its accents in capitals and in
+/// search), or the Cyrillic `е` of `ё` (Russian writes `ё` as `е` more
+/// often than not). Other Cyrillic letters keep their marks: `й` is a
+/// letter of its own.
+fn unaccented(c: char) -> Option<char> {
     let mut base = None;
     let mut only_accents = true;
     decompose_canonical(c, |part| {
@@ -66,7 +70,13 @@ fn latin_base(c: char) -> Option<char> {
             only_accents = false;
         }
     });
-    base.filter(|b| only_accents && b.is_ascii_alphabetic() && *b != c)
+    base.filter(|b| {
+        only_accents
+            && *b != c
+            && (b.is_ascii_alphabetic()
+                || ('\u{0391}'..='\u{03C9}').contains(b)
+                || matches!(b, 'е' | 'Е'))
+    })
 }
 
 /// How a Latin letter that does not decompose is typed without it.
@@ -112,6 +122,9 @@ mod tests {
     fn letters_of_other_scripts_keep_their_marks() {
         assert_eq!(fold("Йошкар-Ола"), "йошкар-ола");
         assert_ne!(fold("й"), fold("и"));
+        // But `ё` is read as `е`, and Greek drops its accents.
+        assert_eq!(fold("Королёв"), "королев");
+        assert_eq!(fold("Αθήνα"), fold("ΑΘΗΝΑ"));
         assert_eq!(fold("ガイド"), "ガイド");
         assert_ne!(fold("ガ"), fold("カ"));
         assert_eq!(fold("서울"), "서울");
