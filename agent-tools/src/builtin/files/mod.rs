@@ -13,6 +13,7 @@
 //! (glob patterns over the root).
 
 mod args;
+mod encoding;
 mod glob;
 mod grep;
 mod read;

@@ -1,11 +1,12 @@
-//! Reading a file's text under the size cap (directories and binary
-//! files are reported, not read), and showing files with line numbers,
-//! whole when they are short.
+//! Reading a file's text under the size cap, in its encoding
+//! (directories and binary files are reported, not read), and showing
+//! files with line numbers, whole when they are short.
 
 use std::path::Path;
 
 use agent_core::ToolError;
 
+use super::encoding::{Encoding, decode};
 use super::{MAX_FILE_BYTES, SHORT_FILE_LINES};
 use crate::builtin::dated;
 use crate::builtin::nearby;
@@ -17,6 +18,16 @@ pub(super) fn io_failure(what: &str, shown: &str, err: std::io::Error) -> ToolEr
 
 /// Reads a text file, or says why it is not shown.
 pub(super) fn read_text(root: &FileRoot, path: &Path, shown: &str) -> Result<String, ToolError> {
+    read_text_encoded(root, path, shown).map(|(text, _)| text)
+}
+
+/// [`read_text`], with the encoding the file was read in (see
+/// [`decode`]).
+pub(super) fn read_text_encoded(
+    root: &FileRoot,
+    path: &Path,
+    shown: &str,
+) -> Result<(String, Encoding), ToolError> {
     let meta = std::fs::metadata(path).map_err(|e| io_failure("read", shown, e))?;
     if meta.is_dir() {
         let listing = nearby::listing(root, path);
@@ -36,11 +47,8 @@ pub(super) fn read_text(root: &FileRoot, path: &Path, shown: &str) -> Result<Str
         )));
     }
     let bytes = std::fs::read(path).map_err(|e| io_failure("read", shown, e))?;
-    match String::from_utf8(bytes) {
-        Ok(text) if !text.contains('\0') => Ok(text),
-        Ok(text) => Err(binary(shown, text.len())),
-        Err(e) => Err(binary(shown, e.as_bytes().len())),
-    }
+    let len = bytes.len();
+    decode(bytes).ok_or_else(|| binary(shown, len))
 }
 
 fn binary(shown: &str, len: usize) -> ToolError {

@@ -1,9 +1,11 @@
-//! The writing tools: `write_file` (create or overwrite) and `edit_file`
-//! (replace text that occurs exactly once).
+//! The writing tools: `write_file` (create or overwrite, in UTF-8) and
+//! `edit_file` (replace text that occurs exactly once, keeping the file's
+//! encoding).
 
 use agent_core::ToolError;
 
-use super::text::{io_failure, read_text};
+use super::encoding::encode;
+use super::text::{io_failure, read_text_encoded};
 use super::{EditFileArgs, MAX_FILE_BYTES, WriteFileArgs};
 use crate::builtin::root::{Access, FileRoot};
 
@@ -36,7 +38,7 @@ pub(super) fn edit_file(root: &FileRoot, args: EditFileArgs) -> Result<String, T
     }
     let path = root.resolve(&args.path, Access::Read)?;
     let shown = root.relative(&path);
-    let text = read_text(root, &path, &shown)?;
+    let (text, encoding) = read_text_encoded(root, &path, &shown)?;
     let count = text.matches(&args.old).count();
     match count {
         0 => Err(ToolError::failed(format!(
@@ -44,8 +46,15 @@ pub(super) fn edit_file(root: &FileRoot, args: EditFileArgs) -> Result<String, T
         ))),
         1 => {
             let updated = text.replacen(&args.old, &args.new, 1);
-            std::fs::write(&path, updated.as_bytes())
-                .map_err(|e| io_failure("write", &shown, e))?;
+            // Written back as it was read: a Windows-1252 or UTF-16 file
+            // stays one.
+            let bytes = encode(&updated, encoding).ok_or_else(|| {
+                ToolError::invalid_args(format!(
+                    "`new` has characters that `{shown}`, a {} file, cannot hold; write them another way",
+                    encoding.name()
+                ))
+            })?;
+            std::fs::write(&path, bytes).map_err(|e| io_failure("write", &shown, e))?;
             Ok(format!("edited `{shown}`: replaced 1 occurrence"))
         }
         n => Err(ToolError::failed(format!(
