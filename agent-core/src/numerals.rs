@@ -12,7 +12,8 @@
 //!   point and no separators (`12.5`, `0.125`, `1234.56`, `1234567`). A
 //!   comma followed by exactly three digits after a group of one to three
 //!   other than `0` (`2,450`) is a thousands separator the English way
-//!   and stays as it is.
+//!   and stays as it is; one group after a dot (`48.000`) is thousands
+//!   only in a text that writes a decimal comma elsewhere.
 
 use std::borrow::Cow;
 
@@ -72,11 +73,29 @@ pub fn ascii_numerals(text: &str) -> Cow<'_, str> {
 
 /// `text` with its numbers written with a decimal comma rewritten with a
 /// decimal point and without separators (see the module doc); borrowed
-/// when there are none.
+/// when there are none. A text that writes a decimal comma writes its
+/// thousands with dots: there one group after a dot (`48.000`) is
+/// thousands too.
 pub fn comma_decimals(text: &str) -> Cow<'_, str> {
     let chars: Vec<char> = text.chars().collect();
+    let (plain, decimal_comma) = rewrite_numbers(&chars, false);
+    let plain = if decimal_comma {
+        rewrite_numbers(&chars, true).0
+    } else {
+        plain
+    };
+    match plain {
+        Some(plain) => Cow::Owned(plain),
+        None => Cow::Borrowed(text),
+    }
+}
+
+/// `chars` with each number read by [`read_number`] in its plain form
+/// (`None` when none changes), and whether one had a decimal comma.
+fn rewrite_numbers(chars: &[char], one_dot_group: bool) -> (Option<String>, bool) {
     let mut out = String::new();
     let mut copied = 0;
+    let mut decimal_comma = false;
     let mut i = 0;
     while i < chars.len() {
         let starts = chars[i].is_ascii_digit()
@@ -85,8 +104,9 @@ pub fn comma_decimals(text: &str) -> Cow<'_, str> {
             i += 1;
             continue;
         }
-        let (end, plain) = read_number(&chars, i);
+        let (end, plain) = read_number(chars, i, one_dot_group);
         if let Some(plain) = plain {
+            decimal_comma |= plain.contains('.');
             out.extend(&chars[copied..i]);
             out.push_str(&plain);
             copied = end;
@@ -94,10 +114,10 @@ pub fn comma_decimals(text: &str) -> Cow<'_, str> {
         i = end.max(i + 1);
     }
     if copied == 0 {
-        return Cow::Borrowed(text);
+        return (None, false);
     }
     out.extend(&chars[copied..]);
-    Cow::Owned(out)
+    (Some(out), decimal_comma)
 }
 
 /// The digits from `i` on.
@@ -110,8 +130,8 @@ fn digits_at(chars: &[char], i: usize) -> usize {
 
 /// Reads the number starting at `start` (a digit): where it ends, and its
 /// plain form when it is written with a decimal comma or dots between
-/// thousands.
-fn read_number(chars: &[char], start: usize) -> (usize, Option<String>) {
+/// thousands (two groups or more, or one when `one_dot_group`).
+fn read_number(chars: &[char], start: usize, one_dot_group: bool) -> (usize, Option<String>) {
     let first = digits_at(chars, start);
     let mut i = start + first;
     let integer: String = chars[start..i].iter().collect();
@@ -148,8 +168,9 @@ fn read_number(chars: &[char], start: usize) -> (usize, Option<String>) {
             )
         }
         // `1.234.567`: two groups or more after dots, and no point after
-        // them, is a whole number (one group, `48.000`, may be either).
-        (true, false) if groups.len() >= 2 && chars.get(i) != Some(&'.') => {
+        // them, is a whole number (one group, `48.000`, may be either,
+        // unless the text writes decimal commas).
+        (true, false) if (groups.len() >= 2 || one_dot_group) && chars.get(i) != Some(&'.') => {
             (i, Some(format!("{integer}{thousands}")))
         }
         _ => (start + first, None),
@@ -182,6 +203,9 @@ mod tests {
         assert_eq!(comma_decimals("R$ 1.250.000"), "R$ 1250000");
         assert_eq!(comma_decimals("19,9999"), "19.9999");
         assert_eq!(comma_decimals("1234,5"), "1234.5");
+        // Beside a decimal comma, one group after a dot is thousands.
+        assert_eq!(comma_decimals("48.000 * 0,88^3"), "48000 * 0.88^3");
+        assert_eq!(comma_decimals("R$ 48.000 e 12,5%"), "R$ 48000 e 12.5%");
     }
 
     #[test]

@@ -149,6 +149,8 @@ mod tests {
         assert_eq!(eval("12,5 % de 840"), "105");
         assert_eq!(eval("3 * 2,40 + 2 * 3,15"), "13.5");
         assert_eq!(eval("1.234,5 * 2"), "2469");
+        assert_eq!(eval("48.000 * 0,5"), "24000");
+        assert_eq!(eval("48.000 * 0.5"), "24");
         assert_eq!(eval("1 234 567 + 1"), "1234568");
         assert_eq!(eval("١٥٪ × ٨٤٠"), "126");
         assert_eq!(eval("１２＋３"), "15");
