@@ -11,6 +11,7 @@ mod overview;
 mod root;
 mod search;
 mod table;
+mod typos;
 mod versions;
 mod words;
 mod written;

@@ -9,7 +9,8 @@
 //! `-`, `_`, `.`, spaces and glob characters), so a model that guesses
 //! `config.json` is shown `config/server.toml`, and one that guesses
 //! `Notes/Tuesday.md` is shown `notes/2024-05-14-tue.md` only when a
-//! word matches. Among paths as alike by name, those that hold the
+//! word matches. A name a typo apart (`reciepts.csv` for `receipts.csv`)
+//! counts as close, just below one whose stem holds the other. Among paths as alike by name, those that hold the
 //! numbers of the given name (`q3`, `sprint14`, `2024-05-14`) come first.
 //! Only paths inside the root are ever shown.
 
@@ -19,6 +20,7 @@ use std::path::{Path, PathBuf};
 use super::dated;
 use super::fold::fold;
 use super::root::FileRoot;
+use super::typos::one_typo_apart;
 
 /// Files visited at most by one walk.
 pub(crate) const MAX_WALKED_FILES: usize = 20_000;
@@ -355,6 +357,9 @@ fn score(path: &str, given: &Given<'_>) -> u32 {
     if long(stem) && long(path_stem) && (path_stem.contains(stem) || stem.contains(path_stem)) {
         return 50 + tie_break;
     }
+    if misspelt(stem, path_stem) {
+        return 45 + tie_break;
+    }
     // A shared number alone does not make a path look alike: every file
     // of a year would.
     if shared == 0 {
@@ -363,6 +368,26 @@ fn score(path: &str, given: &Given<'_>) -> u32 {
     shared
         .saturating_mul(20)
         .saturating_add(shared_numbers.min(9))
+}
+
+/// Whether the name `stem` given is `path_stem` with a typo or two: word
+/// for word the same (split at any mark that is no letter or digit),
+/// each word equal or one typo apart, and one at least apart
+/// (`reciepts` for `receipts`, `meeting-ntoes` for `meeting-notes`).
+fn misspelt(stem: &str, path_stem: &str) -> bool {
+    let split = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let (given, path) = (split(stem), split(path_stem));
+    given.len() == path.len()
+        && given
+            .iter()
+            .zip(&path)
+            .all(|(g, p)| g == p || one_typo_apart(g, p))
+        && given.iter().zip(&path).any(|(g, p)| g != p)
 }
 
 /// The numbers written in `text` (runs of digits, without leading zeros),

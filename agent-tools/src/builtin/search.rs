@@ -2,8 +2,10 @@
 //! `{title, text}` documents. The default base ships inside the crate and
 //! covers the demo scenes; users can load their own JSON file.
 //!
-//! Ranking: each query term (lower-cased, stop words dropped) scores by
-//! inverse document frequency, three times over for a title hit. An
+//! Ranking: each query term (folded, stop words dropped; a word no entry
+//! holds is read as the one title word it misspells, `eifel` as
+//! `eiffel`) scores by inverse document frequency, three times over for
+//! a title hit. An
 //! entry may also have other names (what its subject is called in other
 //! languages and scripts, see [`names`](super::names)): one found in the
 //! query counts as a title hit, so a question asked in another language
@@ -25,6 +27,7 @@ use serde_json::Value;
 
 use super::fold::fold;
 use super::names::Name;
+use super::typos::one_typo_apart;
 use crate::schema::{LATIN_TEXT_PATTERN, is_latin_text, schema_for, without_property_descriptions};
 
 /// The knowledge base shipped with the crate.
@@ -276,17 +279,45 @@ impl Search {
         if query_terms.is_empty() {
             query_terms = terms(query).collect();
         }
-        query_terms
+        let mut weighed: Vec<(String, usize)> = query_terms
             .into_iter()
-            .map(|term| {
-                let df = self
-                    .docs
-                    .iter()
-                    .filter(|d| d.title_terms.contains(&term) || d.text_terms.contains(&term))
-                    .count();
-                (term, df)
+            .map(|term| match self.frequency(&term) {
+                0 => match self.misspelt_as(&term) {
+                    Some(meant) => {
+                        let df = self.frequency(&meant);
+                        (meant, df)
+                    }
+                    None => (term, 0),
+                },
+                df => (term, df),
             })
-            .collect()
+            .collect();
+        weighed.sort();
+        weighed.dedup();
+        weighed
+    }
+
+    /// How many documents hold `term`.
+    fn frequency(&self, term: &str) -> usize {
+        self.docs
+            .iter()
+            .filter(|d| d.title_terms.contains(term) || d.text_terms.contains(term))
+            .count()
+    }
+
+    /// The one title word of the documents that `term`, a word none of
+    /// them holds, misspells (`eifel` for `eiffel`), if there is exactly
+    /// one. Titles name what a query asks about; a text's words are
+    /// everyday words, where one letter more is another form
+    /// (`release`, `released`), not a typo.
+    fn misspelt_as(&self, term: &str) -> Option<String> {
+        let mut meant = self
+            .docs
+            .iter()
+            .flat_map(|d| d.title_terms.iter())
+            .filter(|known| one_typo_apart(term, known));
+        let first = meant.next()?;
+        meant.all(|other| other == first).then(|| first.clone())
     }
 
     /// Whether a word held by `df` documents says little about which one

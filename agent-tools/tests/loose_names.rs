@@ -1,7 +1,8 @@
-//! The file and search tools find a name or a word whatever its accents:
-//! a model writes `Zurich`, `reunion.md` or `Sao Paulo` where the files
-//! say `Zürich`, `reunión.md` or `São Paulo` (or the other way round),
-//! and a file name may be stored decomposed, as macOS writes it.
+//! The file and search tools find a name or a word written loosely:
+//! whatever its accents (a model writes `Zurich`, `reunion.md` or `Sao
+//! Paulo` where the files say `Zürich`, `reunión.md` or `São Paulo`, or
+//! the other way round, and a file name may be stored decomposed, as macOS
+//! writes it), or with a typo (`reciepts.csv`, the `Eifel` Tower).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -149,4 +150,51 @@ async fn search_finds_an_entry_whatever_the_accents_of_the_query() {
         .map(|o| o.content)
         .unwrap_or_default();
     assert!(out.starts_with("Geneva (also called Genève): "), "{out}");
+}
+
+#[tokio::test]
+async fn a_file_or_an_entry_named_with_a_typo_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("finance")).unwrap();
+    std::fs::write(
+        dir.path().join("finance/receipts.csv"),
+        "item,eur\ndesk,240\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("finance/budget.csv"),
+        "item,eur\nchairs,900\n",
+    )
+    .unwrap();
+    let tools = files(dir.path());
+    let read = call(&tools, "read_file", json!({"path": "finance/reciepts.csv"})).await;
+    assert!(
+        read.starts_with("`finance/reciepts.csv` is not a file in the working directory; the closest one is `finance/receipts.csv`"),
+        "{read}"
+    );
+    assert!(read.contains("desk,240"), "{read}");
+    // Two typos in one word are another word: no file is read in its
+    // place.
+    let read = call(&tools, "read_file", json!({"path": "finance/recpiets.csv"})).await;
+    assert!(!read.contains("the closest one is"), "{read}");
+
+    let search = Search::new();
+    let titles = |query: &str| -> Vec<String> {
+        search
+            .query(query)
+            .iter()
+            .map(|d| d.title.clone())
+            .collect()
+    };
+    assert_eq!(
+        titles("Eifel height").first().map(String::as_str),
+        Some("Eiffel Tower")
+    );
+    assert_eq!(
+        titles("Everst elevation").first().map(String::as_str),
+        Some("Mount Everest")
+    );
+    // A word no entry holds and no title word is a typo of still finds
+    // nothing.
+    assert!(titles("Colosseum").is_empty());
 }
