@@ -11,7 +11,8 @@
 //!   never a string passed to the tool.
 //! - Any other input is plain text, kept verbatim: only surrounding
 //!   whitespace, one pair of wrapping quotes (when they wrap the whole
-//!   input) and fences are removed.
+//!   input; typographic pairs such as `“…”`, `«…»` and `「…」` too) and
+//!   fences are removed.
 
 use serde_json::Value;
 
@@ -177,7 +178,7 @@ fn trim_end_at(text: &str, start: usize, end: usize) -> usize {
 /// read. On success, the value and where it ends.
 pub(crate) fn read_json_at(text: &str, p: usize) -> Option<Result<(Value, usize), String>> {
     let rest = &text[p..json_limit(text, p)];
-    if !(rest.starts_with('{') || rest.starts_with('[')) {
+    if !rest.starts_with(['{', '[', '｛', '［']) {
         return None;
     }
     match read_lenient(rest) {
@@ -212,12 +213,13 @@ fn json_limit(text: &str, p: usize) -> usize {
 /// value. `{temperature in SF}` is prose in braces; `{query: x y}` is
 /// broken JSON.
 pub(crate) fn looks_like_json(text: &str) -> bool {
+    const QUOTES: [char; 7] = ['"', '\'', '“', '„', '‘', '＂', '＇'];
     let mut chars = text.chars();
     let open = chars.next();
     let inner = chars.as_str().trim_start();
     match open {
-        Some('{') => {
-            if inner.starts_with(['"', '\'']) {
+        Some('{' | '｛') => {
+            if inner.starts_with(QUOTES) {
                 return true;
             }
             let key_len = inner
@@ -225,7 +227,7 @@ pub(crate) fn looks_like_json(text: &str) -> bool {
                 .unwrap_or(inner.len());
             key_len > 0 && inner[key_len..].trim_start().starts_with([':', '：'])
         }
-        Some('[') => inner.starts_with(['{', '[', '"', '\'']),
+        Some('[' | '［') => inner.starts_with(['{', '[', '｛', '［']) || inner.starts_with(QUOTES),
         _ => false,
     }
 }
@@ -427,10 +429,36 @@ pub fn decode_input(raw: &str) -> Value {
     }
 }
 
+/// Pairs of quotes a plain input may come wrapped in, besides ASCII ones:
+/// English, German, French (and Russian), Swedish, and CJK corner
+/// brackets and full-width quotes.
+const TYPOGRAPHIC_QUOTES: [(char, char); 9] = [
+    ('“', '”'),
+    ('‘', '’'),
+    ('„', '“'),
+    ('‚', '‘'),
+    ('«', '»'),
+    ('»', '«'),
+    ('”', '”'),
+    ('「', '」'),
+    ('＂', '＂'),
+];
+
 /// Removes one pair of quotes or backticks that wraps the whole text, or a
 /// lone unbalanced quote at one end. A quote inside the text is never
 /// removed.
 pub(crate) fn unquote(text: &str) -> &str {
+    // Typographic quotes, as other languages open and close them.
+    for (open, close) in TYPOGRAPHIC_QUOTES {
+        if let Some(inner) = text
+            .strip_prefix(open)
+            .and_then(|rest| rest.strip_suffix(close))
+            && !inner.contains(open)
+            && !inner.contains(close)
+        {
+            return inner.trim();
+        }
+    }
     for q in ['"', '\'', '`'] {
         if let Some(inner) = text.strip_prefix(q).and_then(|rest| rest.strip_suffix(q))
             && !inner.contains(q)

@@ -3,6 +3,12 @@
 //! commas, `//` and `/* */` comments, and unclosed strings, objects and
 //! arrays at the end of the text. It reads one value and ignores what
 //! follows. It runs in linear time with bounded nesting, and never panics.
+//!
+//! JSON that cannot be read so is read again with its typographic quotes
+//! (`“…”`, `„…“`, `‘…’`) and full-width punctuation (`｛`, `：`, `，`, as a
+//! Chinese or Japanese input method writes them) taken as the ASCII ones:
+//! a model writing in another language types them into JSON too. JSON
+//! that reads as it is keeps such characters inside its strings.
 
 use serde_json::{Map, Number, Value};
 
@@ -18,6 +24,55 @@ pub fn parse_lenient(text: &str) -> Option<(Value, usize)> {
 /// [`parse_lenient`], or on failure the byte offset where reading stopped
 /// (on a character boundary).
 pub(crate) fn read_lenient(text: &str) -> Result<(Value, usize), usize> {
+    let as_written = read_ascii(text);
+    let Err(stopped) = as_written else {
+        return as_written;
+    };
+    let Some((ascii, offsets)) = with_ascii_punctuation(text) else {
+        return Err(stopped);
+    };
+    match read_ascii(&ascii) {
+        // Offsets in `ascii` back to offsets in `text`.
+        Ok((value, used)) => Ok((value, offsets[used])),
+        Err(_) => Err(stopped),
+    }
+}
+
+/// The ASCII character a typographic quote or a full-width JSON mark
+/// stands for.
+fn ascii_punctuation(c: char) -> Option<char> {
+    Some(match c {
+        '“' | '”' | '„' | '‟' | '＂' => '"',
+        '‘' | '’' | '‚' | '‛' | '＇' => '\'',
+        '｛' => '{',
+        '｝' => '}',
+        '［' => '[',
+        '］' => ']',
+        '：' => ':',
+        '，' | '、' => ',',
+        _ => return None,
+    })
+}
+
+/// `text` with [`ascii_punctuation`] applied, and for each byte offset
+/// of it (and its end) the offset in `text`; `None` when nothing changes.
+fn with_ascii_punctuation(text: &str) -> Option<(String, Vec<usize>)> {
+    if !text.chars().any(|c| ascii_punctuation(c).is_some()) {
+        return None;
+    }
+    let mut ascii = String::with_capacity(text.len());
+    let mut offsets = Vec::with_capacity(text.len() + 1);
+    for (at, c) in text.char_indices() {
+        let c = ascii_punctuation(c).unwrap_or(c);
+        offsets.extend(std::iter::repeat_n(at, c.len_utf8()));
+        ascii.push(c);
+    }
+    offsets.push(text.len());
+    Some((ascii, offsets))
+}
+
+/// [`read_lenient`] of `text` as it is written.
+fn read_ascii(text: &str) -> Result<(Value, usize), usize> {
     let mut reader = Reader {
         bytes: text.as_bytes(),
         text,
@@ -283,6 +338,32 @@ mod tests {
 
     fn parse(s: &str) -> Option<Value> {
         parse_lenient(s).map(|(v, _)| v)
+    }
+
+    #[test]
+    fn typographic_quotes_and_full_width_marks_read_as_ascii() {
+        assert_eq!(
+            parse("{“query”: “Tokyo population”}"),
+            Some(json!({"query": "Tokyo population"}))
+        );
+        assert_eq!(
+            parse("｛\"expression\"：\"12 * 3\"，｝"),
+            Some(json!({"expression": "12 * 3"}))
+        );
+        assert_eq!(
+            parse("{„query“: „Einwohner Berlin“}"),
+            Some(json!({"query": "Einwohner Berlin"}))
+        );
+        assert_eq!(parse("{‘a’: [1，2]}"), Some(json!({"a": [1, 2]})));
+        // JSON that reads as written keeps them in its strings.
+        assert_eq!(
+            parse("{\"query\": \"the “Big Apple”，NY\"}"),
+            Some(json!({"query": "the “Big Apple”，NY"}))
+        );
+        // The end is where the value ends in the text as written.
+        let text = "{“q”: “東京”} and more";
+        let (_, end) = parse_lenient(text).unwrap_or_default();
+        assert_eq!(&text[end..], " and more");
     }
 
     #[test]

@@ -5,8 +5,9 @@
 //! inputs kept verbatim, broken JSON as a format error, and a sentence
 //! where the tool name should be. Plus leaked end-of-turn tokens, full-width
 //! colons and non-English text, labels without a colon (markdown headings,
-//! bold, a dash), steps in XML-like tags, and JSON inputs wrapped in
-//! backticks or encoded twice.
+//! bold, a dash), steps in XML-like tags, JSON inputs wrapped in
+//! backticks or encoded twice, and inputs typed with typographic quotes
+//! or full-width JSON marks.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -874,4 +875,41 @@ fn autogpt_commands_dspy_fields_and_fenced_answer_calls() {
     );
     // A Portuguese bare answer label.
     assert_eq!(j("RESPOSTA: <resposta>"), final_answer("<resposta>"));
+}
+
+// Inputs typed with another language's punctuation: typographic quotes
+// and full-width JSON marks read as ASCII, and a plain input wrapped in
+// typographic quotes or corner brackets loses them.
+#[test]
+fn typographic_quotes_and_full_width_marks_in_inputs() {
+    let step = |input: &str| {
+        j(&format!(
+            "Thought: look it up\nAction: search\nAction Input: {input}"
+        ))
+    };
+    let tokyo = action("search", json!({"query": "Tokyo"}));
+    for input in [
+        "{“query”: “Tokyo”}",
+        "{„query“: „Tokyo“}",
+        "{‘query’: ‘Tokyo’}",
+        "｛\"query\"：\"Tokyo\"｝",
+        "{\"query\"：\"Tokyo\"，}",
+        "［{\"query\": \"Tokyo\"}］",
+    ] {
+        let parsed = step(input);
+        let expected = if input.starts_with('［') {
+            action("search", json!([{"query": "Tokyo"}]))
+        } else {
+            tokyo.clone()
+        };
+        assert_eq!(parsed, expected, "{input}");
+    }
+    for input in ["“Tokyo”", "«Tokyo»", "„Tokyo“", "「Tokyo」"] {
+        assert_eq!(step(input), action("search", json!("Tokyo")), "{input}");
+    }
+    // Such marks inside JSON that reads as written stay in its strings.
+    assert_eq!(
+        step("{\"query\": \"东京，人口\"}"),
+        action("search", json!({"query": "东京，人口"}))
+    );
 }
