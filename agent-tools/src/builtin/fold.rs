@@ -3,7 +3,9 @@
 //! `reunion.md` where the file says `Zürich`, `São Paulo` or
 //! `reunión.md` (or the other way round), and a name may be stored
 //! composed (`é`) or decomposed (`e` and a combining accent, as macOS
-//! writes file names): both read the same once folded.
+//! writes file names): both read the same once folded. Full-width
+//! letters and digits (`Ｔｏｋｙｏ`, `２０２４`) and the digits of other
+//! scripts (`٢٠٢٤`) read as ASCII ones.
 //!
 //! Only Latin and Greek letters and the Cyrillic `ё` lose their marks, so
 //! letters that are letters of their own elsewhere stay apart: Cyrillic
@@ -11,6 +13,7 @@
 //! are written with the letters a reader would type for them (`ß` as
 //! `ss`, `æ` as `ae`, `ø` as `o`, `ł` as `l`, Turkish `ı` as `i`).
 
+use agent_core::numerals::ascii_numerals;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::decompose_canonical;
 
@@ -19,6 +22,7 @@ pub(crate) fn fold(text: &str) -> String {
     if text.is_ascii() {
         return text.to_ascii_lowercase();
     }
+    let text = ascii_numerals(text);
     let mut folded = String::with_capacity(text.len());
     let mut after_unaccented = false;
     for c in text.nfc() {
@@ -110,6 +114,8 @@ mod tests {
         assert_eq!(fold("Łódź"), "lodz");
         assert_eq!(fold("Straße Ærø"), "strasse aero");
         assert_eq!(fold("plain ASCII 42"), "plain ascii 42");
+        assert_eq!(fold("Ｔｏｋｙｏ ２０２４"), "tokyo 2024");
+        assert_eq!(fold("تقرير ٢٠٢٤"), "تقرير 2024");
     }
 
     #[test]
