@@ -13,7 +13,10 @@
 //!   comma followed by exactly three digits after a group of one to three
 //!   other than `0` (`2,450`) is a thousands separator the English way
 //!   and stays as it is; one group after a dot (`48.000`) is thousands
-//!   only in a text that writes a decimal comma elsewhere.
+//!   only on a line that writes a decimal comma.
+//! - [`space_grouped_thousands`]: groups of three digits after a space,
+//!   a no-break space or a thin space ([`GROUP_SPACES`]) joined into one
+//!   number (`1 234 567` is `1234567`).
 
 use std::borrow::Cow;
 
@@ -73,21 +76,80 @@ pub fn ascii_numerals(text: &str) -> Cow<'_, str> {
 
 /// `text` with its numbers written with a decimal comma rewritten with a
 /// decimal point and without separators (see the module doc); borrowed
-/// when there are none. A text that writes a decimal comma writes its
+/// when there are none. A line that writes a decimal comma writes its
 /// thousands with dots: there one group after a dot (`48.000`) is
 /// thousands too.
 pub fn comma_decimals(text: &str) -> Cow<'_, str> {
-    let chars: Vec<char> = text.chars().collect();
-    let (plain, decimal_comma) = rewrite_numbers(&chars, false);
-    let plain = if decimal_comma {
-        rewrite_numbers(&chars, true).0
-    } else {
-        plain
-    };
-    match plain {
-        Some(plain) => Cow::Owned(plain),
-        None => Cow::Borrowed(text),
+    let mut out = String::new();
+    let mut changed = false;
+    for line in text.split_inclusive('\n') {
+        let chars: Vec<char> = line.chars().collect();
+        let (plain, decimal_comma) = rewrite_numbers(&chars, false);
+        let plain = if decimal_comma {
+            rewrite_numbers(&chars, true).0
+        } else {
+            plain
+        };
+        match plain {
+            Some(plain) => {
+                out.push_str(&plain);
+                changed = true;
+            }
+            None => out.push_str(line),
+        }
     }
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// The spaces that may sit between groups of three digits: a space, a
+/// no-break space, a narrow no-break space (French) and a thin space.
+pub const GROUP_SPACES: [char; 4] = [' ', '\u{a0}', '\u{202f}', '\u{2009}'];
+
+/// `text` with each run of one to three digits followed by groups of
+/// exactly three digits, each after one of [`GROUP_SPACES`], written as
+/// one number (`1 234 567` as `1234567`); borrowed when there is none.
+/// Two numbers side by side mean nothing in arithmetic.
+pub fn space_grouped_thousands(text: &str) -> Cow<'_, str> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut i = 0;
+    while i < chars.len() {
+        if !number_starts(&chars, i) {
+            i += 1;
+            continue;
+        }
+        let first = digits_at(&chars, i);
+        let mut end = i + first;
+        while first <= 3
+            && chars.get(end).is_some_and(|c| GROUP_SPACES.contains(c))
+            && digits_at(&chars, end + 1) == 3
+        {
+            end += 4;
+        }
+        if end > i + first {
+            out.extend(&chars[copied..i]);
+            out.extend(chars[i..end].iter().filter(|c| !GROUP_SPACES.contains(c)));
+            copied = end;
+        }
+        i = end;
+    }
+    if copied == 0 {
+        return Cow::Borrowed(text);
+    }
+    out.extend(&chars[copied..]);
+    Cow::Owned(out)
+}
+
+/// Whether a number starts at `i`: a digit that does not go on a word, a
+/// number or a decimal part (`E4`, `1.5`, `3,5`).
+fn number_starts(chars: &[char], i: usize) -> bool {
+    chars[i].is_ascii_digit()
+        && !(i > 0 && (chars[i - 1].is_alphanumeric() || matches!(chars[i - 1], '.' | ',')))
 }
 
 /// `chars` with each number read by [`read_number`] in its plain form
@@ -98,9 +160,7 @@ fn rewrite_numbers(chars: &[char], one_dot_group: bool) -> (Option<String>, bool
     let mut decimal_comma = false;
     let mut i = 0;
     while i < chars.len() {
-        let starts = chars[i].is_ascii_digit()
-            && !(i > 0 && (chars[i - 1].is_alphanumeric() || matches!(chars[i - 1], '.' | ',')));
-        if !starts {
+        if !number_starts(chars, i) {
             i += 1;
             continue;
         }
@@ -203,9 +263,31 @@ mod tests {
         assert_eq!(comma_decimals("R$ 1.250.000"), "R$ 1250000");
         assert_eq!(comma_decimals("19,9999"), "19.9999");
         assert_eq!(comma_decimals("1234,5"), "1234.5");
-        // Beside a decimal comma, one group after a dot is thousands.
+        // Beside a decimal comma, one group after a dot is thousands, on
+        // that line.
         assert_eq!(comma_decimals("48.000 * 0,88^3"), "48000 * 0.88^3");
         assert_eq!(comma_decimals("R$ 48.000 e 12,5%"), "R$ 48000 e 12.5%");
+        assert_eq!(
+            comma_decimals("rate 0.125\nprice 12,5"),
+            "rate 0.125\nprice 12.5"
+        );
+    }
+
+    #[test]
+    fn groups_of_three_after_a_space_are_one_number() {
+        assert_eq!(space_grouped_thousands("1 234 567 + 1"), "1234567 + 1");
+        assert_eq!(
+            space_grouped_thousands("1\u{202f}250\u{a0}000 / 4\u{2009}000"),
+            "1250000 / 4000"
+        );
+        assert_eq!(space_grouped_thousands("2 345.5"), "2345.5");
+        for text in ["12 + 345", "1, 234", "2 3456", "1234 567", "v2 345"] {
+            assert_eq!(space_grouped_thousands(text), text, "{text}");
+            assert!(
+                matches!(space_grouped_thousands(text), Cow::Borrowed(_)),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -6,9 +6,10 @@
 //!
 //! JSON that cannot be read so is read again with its typographic quotes
 //! (`“…”`, `„…“`, `‘…’`) and full-width punctuation (`｛`, `：`, `，`, as a
-//! Chinese or Japanese input method writes them) taken as the ASCII ones:
-//! a model writing in another language types them into JSON too. JSON
-//! that reads as it is keeps such characters inside its strings.
+//! Chinese or Japanese input method writes them) taken as the ASCII ones
+//! where they are JSON's own marks: a model writing in another language
+//! types them into JSON too. Inside a string they stay as written, and
+//! JSON that reads as it is keeps them wherever they are.
 
 use serde_json::{Map, Number, Value};
 
@@ -54,18 +55,46 @@ fn ascii_punctuation(c: char) -> Option<char> {
     })
 }
 
-/// `text` with [`ascii_punctuation`] applied, and for each byte offset
-/// of it (and its end) the offset in `text`; `None` when nothing changes.
+/// `text` with [`ascii_punctuation`] applied where the marks are JSON's
+/// own (between values, and the quotes around a string), and for each
+/// byte offset of it (and its end) the offset in `text`; `None` when there
+/// is no such mark. Inside a string only its closing quote is mapped: a
+/// value keeps its own apostrophes and full-width commas (`C’est l’été`,
+/// `東京，人口`).
 fn with_ascii_punctuation(text: &str) -> Option<(String, Vec<usize>)> {
     if !text.chars().any(|c| ascii_punctuation(c).is_some()) {
         return None;
     }
     let mut ascii = String::with_capacity(text.len());
     let mut offsets = Vec::with_capacity(text.len() + 1);
+    // The ASCII quote that closes the string being read, if in one.
+    let mut inside: Option<char> = None;
+    let mut escaped = false;
     for (at, c) in text.char_indices() {
-        let c = ascii_punctuation(c).unwrap_or(c);
-        offsets.extend(std::iter::repeat_n(at, c.len_utf8()));
-        ascii.push(c);
+        let mapped = match inside {
+            None => {
+                let mapped = ascii_punctuation(c).unwrap_or(c);
+                if matches!(mapped, '"' | '\'') {
+                    inside = Some(mapped);
+                }
+                mapped
+            }
+            Some(_) if escaped => {
+                escaped = false;
+                c
+            }
+            Some(_) if c == '\\' => {
+                escaped = true;
+                c
+            }
+            Some(quote) if c == quote || ascii_punctuation(c) == Some(quote) => {
+                inside = None;
+                quote
+            }
+            Some(_) => c,
+        };
+        offsets.extend(std::iter::repeat_n(at, mapped.len_utf8()));
+        ascii.push(mapped);
     }
     offsets.push(text.len());
     Some((ascii, offsets))
@@ -355,6 +384,15 @@ mod tests {
             Some(json!({"query": "Einwohner Berlin"}))
         );
         assert_eq!(parse("{‘a’: [1，2]}"), Some(json!({"a": [1, 2]})));
+        // Inside a string they stay: only its closing quote is mapped.
+        assert_eq!(
+            parse("{“content”: “C’est l’été, à 10：30、salle B”，“q”：“東京，人口”}"),
+            Some(json!({"content": "C’est l’été, à 10：30、salle B", "q": "東京，人口"}))
+        );
+        assert_eq!(
+            parse("{“q”: “say \\“hi\\” twice”}"),
+            Some(json!({"q": "say “hi” twice"}))
+        );
         // JSON that reads as written keeps them in its strings.
         assert_eq!(
             parse("{\"query\": \"the “Big Apple”，NY\"}"),

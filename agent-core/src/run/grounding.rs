@@ -42,7 +42,7 @@ use serde_json::Value;
 
 use super::arithmetic::{FalseClaim, false_claims};
 use crate::message::{Message, Role};
-use crate::numerals::{ascii_numerals, comma_decimals};
+use crate::numerals::{GROUP_SPACES, ascii_numerals, comma_decimals};
 use crate::script::is_spaced_letter;
 
 /// Constants a model may use without finding them in the conversation,
@@ -401,10 +401,11 @@ fn collect_ungrounded(value: &Value, known: &Grounding, rule: Rule, out: &mut Ve
             // language writes them (`3,8 millions`, see `numerals`) is
             // grounded; otherwise its numbers count as written.
             let missing = ungrounded_numbers(text, known, rule);
+            if missing.is_empty() {
+                return;
+            }
             let plain = comma_decimals(&ascii_numerals(text)).into_owned();
-            if missing.is_empty()
-                || (plain != *text && ungrounded_numbers(&plain, known, rule).is_empty())
-            {
+            if plain != *text && ungrounded_numbers(&plain, known, rule).is_empty() {
                 return;
             }
             for written in missing {
@@ -584,7 +585,7 @@ fn with_parts(found: Vec<(String, String)>) -> impl Iterator<Item = (String, Str
 }
 
 /// The marks that separate groups of digits in a number as written.
-const SEPARATORS: [char; 5] = [',', ' ', '_', '\u{a0}', '\u{202f}'];
+const SEPARATORS: [char; 6] = [',', ' ', '_', '\u{a0}', '\u{202f}', '\u{2009}'];
 
 /// Every number of `text` as written and without its separators, with
 /// its dotted and spelled-out forms (see `written_forms`).
@@ -696,7 +697,7 @@ pub(super) fn numbers_with_text(text: &str) -> Vec<(String, String)> {
             {
                 seen_point = true;
                 i += 1;
-            } else if matches!(c, ',' | ' ' | '_' | '\u{a0}' | '\u{202f}')
+            } else if (c == ',' || c == '_' || GROUP_SPACES.contains(&c))
                 && !seen_point
                 && (1..=3).all(|k| chars.get(i + k).is_some_and(char::is_ascii_digit))
                 && !chars.get(i + 4).is_some_and(char::is_ascii_digit)

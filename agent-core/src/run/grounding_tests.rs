@@ -59,8 +59,11 @@ fn numbers_written_the_way_other_languages_write_them_ground_their_plain_form() 
     ]);
     let call = json!({"expression": "3 * 2.40 + 2 * 13.15 + 1250000"});
     assert!(g.check("a", &call, false).is_empty());
-    let copied = json!({"expression": "3 * 2,40 + 2 * 13,15"});
-    assert!(g.check("b", &copied, false).is_empty());
+    // Grounded only by the plain reading: as written, the question holds
+    // `1.234` and `56`.
+    let mut priced = grounding(&["Question: Il prezzo è 1.234,56 €; quanto costano due?"]);
+    let call = json!({"expression": "1234.56 * 2"});
+    assert!(priced.check("b", &call, false).is_empty());
     assert!(
         g.check("c", &json!({"expression": "0.17 * 840"}), false)
             .is_empty()

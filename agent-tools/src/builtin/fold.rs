@@ -1,23 +1,23 @@
-//! Text as the file and search tools compare it: lower case, and Latin
-//! letters without their accents. A model writes `Zurich`, `Sao Paulo` or
-//! `reunion.md` where the file says `Zürich`, `São Paulo` or
-//! `reunión.md` (or the other way round), and a name may be stored
-//! composed (`é`) or decomposed (`e` and a combining accent, as macOS
-//! writes file names): both read the same once folded. Full-width
-//! letters and digits (`Ｔｏｋｙｏ`, `２０２４`) and the digits of other
-//! scripts (`٢٠٢٤`) read as ASCII ones.
+//! Text as the file and search tools compare it: lower case, without
+//! accents. A model writes `Zurich`, `Sao Paulo` or `reunion.md` where
+//! the file says `Zürich`, `São Paulo` or `reunión.md` (or the other way
+//! round), and a name may be stored composed (`é`) or decomposed (`e` and
+//! a combining accent, as macOS writes file names): both read the same
+//! once folded. Full-width letters and digits (`Ｔｏｋｙｏ`, `２０２４`) and
+//! the digits of other scripts (`٢٠٢٤`) read as ASCII ones.
 //!
 //! Only Latin and Greek letters and the Cyrillic `ё` lose their marks, so
 //! letters that are letters of their own elsewhere stay apart: Cyrillic
-//! `й` is not `и`, Japanese `ガ` is not `カ`, Hangul stays Hangul. Latin letters that do not decompose
-//! are written with the letters a reader would type for them (`ß` as
-//! `ss`, `æ` as `ae`, `ø` as `o`, `ł` as `l`, Turkish `ı` as `i`).
+//! `й` is not `и`, Japanese `ガ` is not `カ`, Hangul stays Hangul. Latin
+//! letters that do not decompose are written with the letters a reader
+//! would type for them (`ß` as `ss`, `æ` as `ae`, `ø` as `o`, `ł` as `l`,
+//! Turkish `ı` as `i`), and the Greek final `ς` as `σ`.
 
 use agent_core::numerals::ascii_numerals;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::decompose_canonical;
 
-/// `text` in lower case with its Latin letters' accents dropped.
+/// `text` folded: lower case, accents dropped (see the module doc).
 pub(crate) fn fold(text: &str) -> String {
     if text.is_ascii() {
         return text.to_ascii_lowercase();
@@ -83,7 +83,8 @@ fn unaccented(c: char) -> Option<char> {
     })
 }
 
-/// How a Latin letter that does not decompose is typed without it.
+/// How a letter that does not decompose is typed without it (and the
+/// Greek final sigma as the sigma it is).
 fn spelled_out(c: char) -> Option<&'static str> {
     Some(match c {
         'ß' | 'ẞ' => "ss",
@@ -95,6 +96,7 @@ fn spelled_out(c: char) -> Option<&'static str> {
         'ı' => "i",
         'þ' | 'Þ' => "th",
         'ħ' | 'Ħ' => "h",
+        'ς' => "σ",
         _ => return None,
     })
 }
@@ -131,6 +133,7 @@ mod tests {
         // But `ё` is read as `е`, and Greek drops its accents.
         assert_eq!(fold("Королёв"), "королев");
         assert_eq!(fold("Αθήνα"), fold("ΑΘΗΝΑ"));
+        assert_eq!(fold("Κύπρος"), fold("ΚΥΠΡΟΣ"));
         assert_eq!(fold("ガイド"), "ガイド");
         assert_ne!(fold("ガ"), fold("カ"));
         assert_eq!(fold("서울"), "서울");

@@ -2,10 +2,9 @@
 //! `{title, text}` documents. The default base ships inside the crate and
 //! covers the demo scenes; users can load their own JSON file.
 //!
-//! Ranking: each query term (folded, stop words dropped; a word no entry
-//! holds is read as the one title word it misspells, `eifel` as
-//! `eiffel`) scores by inverse document frequency, three times over for
-//! a title hit. An
+//! Ranking: each query term (folded: lower case, no accents; stop words
+//! dropped) scores by inverse document frequency, three times over for a
+//! title hit. An
 //! entry may also have other names (what its subject is called in other
 //! languages and scripts, see [`names`](super::names)): one found in the
 //! query counts as a title hit, so a question asked in another language
@@ -27,7 +26,6 @@ use serde_json::Value;
 
 use super::fold::fold;
 use super::names::Name;
-use super::typos::one_typo_apart;
 use crate::schema::{LATIN_TEXT_PATTERN, is_latin_text, schema_for, without_property_descriptions};
 
 /// The knowledge base shipped with the crate.
@@ -171,7 +169,10 @@ impl std::fmt::Debug for Search {
 /// `Zürich`). A number keeps its inner `.` and
 /// `,` (`1.0`, `2,100,000`), so a query for version 1.0 does not match
 /// every entry holding a 1 or a 0.
-fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
+fn terms(text: &str) -> impl Iterator<Item = String> {
+    // Folded first: a decomposed accent is no letter, and would split
+    // its word.
+    let text = fold(text);
     let mut words = Vec::new();
     let mut start = 0;
     let mut previous = None;
@@ -182,13 +183,13 @@ fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
             && previous.is_some_and(|p: char| p.is_ascii_digit())
             && next.is_some_and(|n| n.is_ascii_digit());
         if !c.is_alphanumeric() && !in_number {
-            words.push(&text[start..i]);
+            words.push(text[start..i].to_string());
             start = i + c.len_utf8();
         }
         previous = Some(c);
     }
-    words.push(&text[start..]);
-    words.into_iter().filter(|w| !w.is_empty()).map(fold)
+    words.push(text[start..].to_string());
+    words.into_iter().filter(|w| !w.is_empty())
 }
 
 impl Search {
@@ -279,22 +280,13 @@ impl Search {
         if query_terms.is_empty() {
             query_terms = terms(query).collect();
         }
-        let mut weighed: Vec<(String, usize)> = query_terms
+        query_terms
             .into_iter()
-            .map(|term| match self.frequency(&term) {
-                0 => match self.misspelt_as(&term) {
-                    Some(meant) => {
-                        let df = self.frequency(&meant);
-                        (meant, df)
-                    }
-                    None => (term, 0),
-                },
-                df => (term, df),
+            .map(|term| {
+                let df = self.frequency(&term);
+                (term, df)
             })
-            .collect();
-        weighed.sort();
-        weighed.dedup();
-        weighed
+            .collect()
     }
 
     /// How many documents hold `term`.
@@ -303,21 +295,6 @@ impl Search {
             .iter()
             .filter(|d| d.title_terms.contains(term) || d.text_terms.contains(term))
             .count()
-    }
-
-    /// The one title word of the documents that `term`, a word none of
-    /// them holds, misspells (`eifel` for `eiffel`), if there is exactly
-    /// one. Titles name what a query asks about; a text's words are
-    /// everyday words, where one letter more is another form
-    /// (`release`, `released`), not a typo.
-    fn misspelt_as(&self, term: &str) -> Option<String> {
-        let mut meant = self
-            .docs
-            .iter()
-            .flat_map(|d| d.title_terms.iter())
-            .filter(|known| one_typo_apart(term, known));
-        let first = meant.next()?;
-        meant.all(|other| other == first).then(|| first.clone())
     }
 
     /// Whether a word held by `df` documents says little about which one

@@ -9,14 +9,14 @@
 //!   `12.5`, `1.234,56` is `1234.56`; unless a function's parentheses
 //!   hold a comma, where commas separate its arguments (`round(2,5)`).
 //! - Groups of three digits after a space (`1 234 567`, with a no-break
-//!   or thin space too) are one number: two numbers side by side mean
-//!   nothing in arithmetic.
+//!   or thin space too) are one number ([`space_grouped_thousands`]).
 //! - Superscript digits after a number or `)` are a power: `5²` is
-//!   `5^2`, `10⁻³` is `10^(-3)`.
+//!   `5^2`, `10⁻³` is `10^(-3)`; after a letter they are part of a unit
+//!   (`120 m²`).
 
 use std::borrow::Cow;
 
-use agent_core::numerals::{ascii_numerals, comma_decimals};
+use agent_core::numerals::{ascii_numerals, comma_decimals, space_grouped_thousands};
 
 /// `input` with its numbers written the plain way (see the module doc).
 pub(super) fn localized(input: &str) -> Cow<'_, str> {
@@ -56,7 +56,9 @@ fn from_superscript(c: char) -> Option<char> {
     })
 }
 
-/// Superscript digits after a number, a name or `)` written as a power.
+/// Superscript digits after a number or `)` written as a power. After a
+/// letter they belong to a unit (`m²`, `km²`), which the calculator
+/// drops: the power is not the number's.
 fn superscript_powers(text: &str) -> Cow<'_, str> {
     if !text.chars().any(|c| from_superscript(c).is_some()) {
         return Cow::Borrowed(text);
@@ -69,7 +71,7 @@ fn superscript_powers(text: &str) -> Cow<'_, str> {
             .iter()
             .map_while(|c| from_superscript(*c))
             .collect::<String>();
-        let after_base = i > 0 && (chars[i - 1].is_alphanumeric() || chars[i - 1] == ')');
+        let after_base = i > 0 && (chars[i - 1].is_ascii_digit() || chars[i - 1] == ')');
         if run.chars().any(|c| c.is_ascii_digit()) && after_base {
             if run.starts_with('-') {
                 out.push_str(&format!("^({run})"));
@@ -82,54 +84,6 @@ fn superscript_powers(text: &str) -> Cow<'_, str> {
             i += 1;
         }
     }
-    Cow::Owned(out)
-}
-
-/// Whether `c` is a space that may sit between groups of digits.
-fn is_group_space(c: char) -> bool {
-    matches!(c, ' ' | '\u{a0}' | '\u{202f}' | '\u{2009}')
-}
-
-/// `1 234 567` as `1234567`: a run of one to three digits that does not
-/// follow a digit, a point or a comma, then groups of exactly three digits
-/// each after one space.
-fn space_grouped_thousands(text: &str) -> Cow<'_, str> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::new();
-    let mut copied = 0;
-    let mut i = 0;
-    while i < chars.len() {
-        let starts = chars[i].is_ascii_digit()
-            && !(i > 0 && (chars[i - 1].is_alphanumeric() || matches!(chars[i - 1], '.' | ',')));
-        if !starts {
-            i += 1;
-            continue;
-        }
-        let first = chars[i..].iter().take_while(|c| c.is_ascii_digit()).count();
-        let mut end = i + first;
-        let mut groups = 0;
-        while first <= 3
-            && chars.get(end).is_some_and(|c| is_group_space(*c))
-            && chars[end + 1..]
-                .iter()
-                .take_while(|c| c.is_ascii_digit())
-                .count()
-                == 3
-        {
-            groups += 1;
-            end += 4;
-        }
-        if groups > 0 {
-            out.extend(&chars[copied..i]);
-            out.extend(chars[i..end].iter().filter(|c| !is_group_space(**c)));
-            copied = end;
-        }
-        i = end;
-    }
-    if copied == 0 {
-        return Cow::Borrowed(text);
-    }
-    out.extend(&chars[copied..]);
     Cow::Owned(out)
 }
 

@@ -156,6 +156,8 @@ mod tests {
         assert_eq!(eval("１２＋３"), "15");
         assert_eq!(eval("5² + 2³"), "33");
         assert_eq!(eval("10⁻²"), "0.01");
+        // After a unit a superscript is the unit's, not a power.
+        assert_eq!(eval("120 m² * 3"), "360");
         // In a function's parentheses a comma separates arguments.
         assert_eq!(eval("round(2,5)"), "2");
     }

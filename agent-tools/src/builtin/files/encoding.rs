@@ -2,9 +2,12 @@
 //! users keep on disk and not only UTF-8: UTF-8 with or without a byte
 //! order mark, UTF-16 with one (what Windows tools and spreadsheet
 //! exports write as "Unicode text"), and Windows-1252, the Latin-1 of
-//! older Windows files (a French or German CSV saved by a spreadsheet). A
-//! file that is none of these is binary. `edit_file` writes a file back
-//! in the encoding it was read in.
+//! older Windows files (a French or German CSV saved by a spreadsheet).
+//! A file with a NUL, or with control bytes outside UTF-8, is binary. Any
+//! other file that is not UTF-8 is read as Windows-1252, so text in
+//! another legacy encoding (Shift-JIS, GBK, Windows-1251) reads garbled
+//! rather than not at all; `edit_file` writes a file back in the encoding
+//! it was read in, so the bytes it does not replace stay as they were.
 
 /// A text file's encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,9 +27,12 @@ pub(super) enum Encoding {
 
 /// The characters Windows-1252 puts at 0x80–0x9F; the five it leaves
 /// undefined read as the C1 controls Latin-1 has there.
+#[rustfmt::skip]
 const WINDOWS_1252_HIGH: [char; 32] = [
-    '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8D}', 'Ž', '\u{8F}',
-    '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9D}', 'ž', 'Ÿ',
+    '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡',
+    'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8D}', 'Ž', '\u{8F}',
+    '\u{90}', '‘', '’', '“', '”', '•', '–', '—',
+    '˜', '™', 'š', '›', 'œ', '\u{9D}', 'ž', 'Ÿ',
 ];
 
 /// The text of a file's `bytes` and its encoding; `None` when it is not

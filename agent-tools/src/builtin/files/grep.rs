@@ -57,10 +57,17 @@ pub(super) fn grep(root: &FileRoot, args: GrepArgs) -> Result<ToolOutput, ToolEr
         is_regex,
     ) {
         Grep::Found(output) => output,
-        Grep::Missed(missed) => {
+        Grep::Missed {
+            output: missed,
+            non_ascii,
+        } => {
             // Plain text found nowhere: its words, each cut to a stem, may
-            // be on a line in another form or order.
-            let stems = (!is_regex).then(|| words::stems(&args.pattern)).flatten();
+            // be on a line in another form or order, or with other accents
+            // (only files that are not all ASCII can hold those).
+            let stems = (!is_regex)
+                .then(|| words::stems(&args.pattern))
+                .flatten()
+                .filter(|stems| non_ascii || words::looser_than_written(stems, &args.pattern));
             let looser = stems
                 .map(|stems| grep_in(root, &searched, &args, &LineMatch::Words(&stems), false));
             match looser {
@@ -113,8 +120,9 @@ enum LineMatch<'a> {
 enum Grep {
     /// Matching lines.
     Found(ToolOutput),
-    /// No line matched: the message that says so.
-    Missed(ToolOutput),
+    /// No line matched: the message that says so, and whether a file
+    /// searched holds text that is not ASCII.
+    Missed { output: ToolOutput, non_ascii: bool },
 }
 
 /// `grep` in the files of `scope`, once the pattern is built.
@@ -140,11 +148,13 @@ fn grep_in(
     let mut matched_files = Some(Vec::new());
     let mut matched_lines = 0usize;
     let mut texts = Vec::new();
+    let mut non_ascii = false;
     for file in files {
         let shown = root.relative(file);
         let Ok(text) = read_text(root, file, &shown) else {
             continue;
         };
+        non_ascii |= !text.is_ascii();
         if texts.len() <= MAX_NAMED_FILES {
             texts.push(shown.clone());
         }
@@ -266,10 +276,13 @@ fn grep_in(
         } else {
             message.push_str("; try a shorter text or another word");
         }
-        return Grep::Missed(ToolOutput {
-            content: message,
-            no_results: !shown_whole,
-        });
+        return Grep::Missed {
+            output: ToolOutput {
+                content: message,
+                no_results: !shown_whole,
+            },
+            non_ascii,
+        };
     }
     if more > 0 {
         out.push(format!("[... {more} more matches not shown]"));
