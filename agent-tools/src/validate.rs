@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use agent_core::ToolError;
+use agent_core::numerals::{ascii_numerals, comma_decimals, space_grouped_thousands};
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 
 use crate::named_args::Field;
@@ -150,9 +151,11 @@ impl ArgsValidator {
     }
 
     /// Values of the right meaning in the wrong JSON type, turned into the
-    /// schema's type where nothing is lost: `"3"` for an integer, `3.0`
+    /// schema's type where nothing is lost: `"3"` for an integer (also as
+    /// other languages write numbers: `"12,5"`, `"1 250"`, `"١٥"`), `3.0`
     /// for an integer, `"true"` for a boolean, a number for a string
-    /// (`1984` as text), and an array or object sent as a JSON string.
+    /// (`1984` as text), a list of one value for that value, and an array
+    /// or object sent as a JSON string.
     /// Models write these, and formats that put each argument in its own
     /// element cannot say a value's type; anything else is left for
     /// [`check`](Self::check) to report.
@@ -311,19 +314,36 @@ fn single_type(ty: &Value) -> Option<&str> {
     }
 }
 
+/// A number written in a string as a language writes it (`12,5`,
+/// `1 250`, `١٥`), written plainly (`12.5`, `1250`, `15`).
+fn plain_number(text: &str) -> String {
+    let ascii = ascii_numerals(text.trim());
+    let grouped = space_grouped_thousands(&ascii);
+    comma_decimals(&grouped).into_owned()
+}
+
 /// `value` in the JSON type `ty`, when it is another type and converts
 /// without loss; `None` otherwise.
 fn coerced(value: &Value, ty: &str) -> Option<Value> {
     match (ty, value) {
+        // One value in a list, where one value is asked for.
+        ("string" | "integer" | "number" | "boolean", Value::Array(items)) => {
+            match items.as_slice() {
+                [Value::Array(_) | Value::Object(_) | Value::Null] => None,
+                [only] => coerced(only, ty).or_else(|| Some(only.clone())),
+                _ => None,
+            }
+        }
         ("string", Value::Number(_) | Value::Bool(_)) => Some(Value::String(value.to_string())),
-        ("integer", Value::String(text)) => text.trim().parse::<i64>().ok().map(Value::from),
+        ("integer", Value::String(text)) => plain_number(text).parse::<i64>().ok().map(Value::from),
         ("integer", Value::Number(n)) if !n.is_i64() && !n.is_u64() => {
             let f = n.as_f64()?;
             let whole = f.fract() == 0.0 && f.abs() < 9.0e15;
             whole.then(|| Value::from(f as i64))
         }
         ("number", Value::String(text)) => {
-            let text = text.trim();
+            let text = plain_number(text);
+            let text = text.as_str();
             match text.parse::<i64>() {
                 Ok(n) => Some(Value::from(n)),
                 Err(_) => text
@@ -386,6 +406,15 @@ mod tests {
         assert_eq!(coerced(&json!("TRUE"), "boolean"), Some(json!(true)));
         assert_eq!(coerced(&json!(1e300), "integer"), None);
         assert_eq!(coerced(&json!(7), "integer"), None);
+        // Numbers as other languages write them, and one value in a list.
+        assert_eq!(coerced(&json!("12,5"), "number"), Some(json!(12.5)));
+        assert_eq!(coerced(&json!("1 250"), "integer"), Some(json!(1250)));
+        assert_eq!(coerced(&json!("١٥"), "integer"), Some(json!(15)));
+        assert_eq!(coerced(&json!("1.234"), "integer"), None);
+        assert_eq!(coerced(&json!(["2+2"]), "string"), Some(json!("2+2")));
+        assert_eq!(coerced(&json!(["4"]), "integer"), Some(json!(4)));
+        assert_eq!(coerced(&json!(["a", "b"]), "string"), None);
+        assert_eq!(coerced(&json!([["a"]]), "string"), None);
         assert_eq!(single_type(&json!(["integer", "null"])), Some("integer"));
         assert_eq!(single_type(&json!(["integer", "string"])), None);
     }

@@ -564,6 +564,21 @@ async fn values_in_another_json_type_are_taken_when_nothing_is_lost() {
         call("echo", json!({"text": true})).await.unwrap().content,
         "true"
     );
+    // A number as another language writes it, and one value in a list.
+    assert_eq!(
+        call("add", json!({"a": "1 250", "b": "١٥"}))
+            .await
+            .unwrap()
+            .content,
+        "1265"
+    );
+    assert_eq!(
+        call("echo", json!({"text": ["hello"]}))
+            .await
+            .unwrap()
+            .content,
+        "hello"
+    );
     // What would lose something, or means nothing, is still an error.
     for (args, field) in [
         (json!({"a": 2.5, "b": 1}), "`a`"),
