@@ -10,6 +10,8 @@
 //!   all but its last one, so inflected forms match (a Russian genitive
 //!   changes the last vowel); a name ending in a shorter word must end
 //!   there, so it is not found inside a longer one.
+//!   A short Cyrillic name (three or four letters) may end in up to two
+//!   letters after its final vowel (`Луны` for `Луна`, `Рима` for `Рим`).
 
 use agent_core::script::is_unspaced;
 
@@ -52,6 +54,14 @@ impl Name {
         // Only the last word is inflected: a short one (`nước Ý`) is
         // whole, or the name would be found in any name that starts alike.
         let last_word = lower.split_whitespace().next_back().unwrap_or_default();
+        if let Some((stem, ending)) = short_cyrillic_inflection(&lower, last_word) {
+            return Some(Self {
+                written,
+                stem,
+                unspaced: false,
+                ending,
+            });
+        }
         if last_word.chars().count() < INFLECTED_FROM {
             return Some(Self {
                 written,
@@ -94,6 +104,31 @@ impl Name {
     }
 }
 
+/// Vowels (and the soft sign) a Russian, Ukrainian or Bulgarian noun
+/// ends in and changes when it is inflected (`Луна`, `Луны`, `Луне`).
+const CYRILLIC_ENDINGS: &str = "аяоеёиыуюьй";
+
+/// How a short Cyrillic name (a last word of three or four letters, whose
+/// case endings change it as much as a long one's: `Рим`, `Рима`; `Луна`,
+/// `Луны`, `Луной`) is looked for: its stem, without a final vowel, and
+/// up to two letters after it. `None` for any other name (a longer one
+/// has the general rule; a Latin one stays whole, or `Rome` would be found
+/// in `Romeo`).
+fn short_cyrillic_inflection(lower: &str, last_word: &str) -> Option<(String, usize)> {
+    let letters = last_word.chars().count();
+    let cyrillic = last_word
+        .chars()
+        .all(|c| ('\u{0400}'..='\u{04FF}').contains(&c));
+    if !cyrillic || !(3..INFLECTED_FROM).contains(&letters) {
+        return None;
+    }
+    let mut stem = lower.to_string();
+    if letters == 4 && stem.ends_with(|c: char| CYRILLIC_ENDINGS.contains(c)) {
+        stem.pop();
+    }
+    Some((stem, 2))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,6 +153,14 @@ mod tests {
         assert!(found("Deutschland", "Einwohner Deutschland"));
         assert!(found("Германия", "население Германии"));
         assert!(found("Берлин", "сколько жителей в Берлине"));
+        // A short Cyrillic name is inflected too, but not into another
+        // word that starts alike.
+        assert!(found("Луна", "расстояние до Луны"));
+        assert!(found("Луна", "под Луной"));
+        assert!(found("Рим", "население Рима"));
+        assert!(!found("Рим", "римский"));
+        assert!(!found("Луна", "лунатик"));
+        assert!(!found("Марс", "Мария"));
         assert!(found("Tour Eiffel", "hauteur de la tour Eiffel ?"));
         // Short names are whole words only.
         assert!(found("Roma", "población de Roma"));
