@@ -17,6 +17,7 @@
 //! - [`space_grouped_thousands`]: groups of three digits after a space,
 //!   a no-break space or a thin space ([`GROUP_SPACES`]) joined into one
 //!   number (`1 234 567` is `1234567`).
+//! - [`plain_numbers`]: all three, in that order.
 
 use std::borrow::Cow;
 
@@ -83,6 +84,11 @@ pub fn comma_decimals(text: &str) -> Cow<'_, str> {
     let mut out = String::new();
     let mut changed = false;
     for line in text.split_inclusive('\n') {
+        // Only a comma or a dot makes a number's plain form differ.
+        if !line.contains([',', '.']) {
+            out.push_str(line);
+            continue;
+        }
         let chars: Vec<char> = line.chars().collect();
         let (plain, decimal_comma) = rewrite_numbers(&chars, false);
         let plain = if decimal_comma {
@@ -102,6 +108,20 @@ pub fn comma_decimals(text: &str) -> Cow<'_, str> {
         Cow::Owned(out)
     } else {
         Cow::Borrowed(text)
+    }
+}
+
+/// `text` with every number written plainly: [`ascii_numerals`], then
+/// [`space_grouped_thousands`], then [`comma_decimals`]; borrowed when
+/// nothing changes.
+pub fn plain_numbers(text: &str) -> Cow<'_, str> {
+    let ascii = ascii_numerals(text);
+    let grouped = space_grouped_thousands(&ascii);
+    let plain = comma_decimals(&grouped);
+    if plain == text {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(plain.into_owned())
     }
 }
 
@@ -271,6 +291,12 @@ mod tests {
             comma_decimals("rate 0.125\nprice 12,5"),
             "rate 0.125\nprice 12.5"
         );
+    }
+
+    #[test]
+    fn plain_numbers_apply_every_reading() {
+        assert_eq!(plain_numbers("١ ٢٣٤,٥ €"), "1234.5 €");
+        assert!(matches!(plain_numbers("12.5 and 2,450"), Cow::Borrowed(_)));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use agent_core::ToolError;
-use agent_core::numerals::{ascii_numerals, comma_decimals, space_grouped_thousands};
+use agent_core::numerals::plain_numbers;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 
 use crate::named_args::Field;
@@ -314,14 +314,6 @@ fn single_type(ty: &Value) -> Option<&str> {
     }
 }
 
-/// A number written in a string as a language writes it (`12,5`,
-/// `1 250`, `١٥`), written plainly (`12.5`, `1250`, `15`).
-fn plain_number(text: &str) -> String {
-    let ascii = ascii_numerals(text.trim());
-    let grouped = space_grouped_thousands(&ascii);
-    comma_decimals(&grouped).into_owned()
-}
-
 /// `value` in the JSON type `ty`, when it is another type and converts
 /// without loss; `None` otherwise.
 fn coerced(value: &Value, ty: &str) -> Option<Value> {
@@ -335,15 +327,18 @@ fn coerced(value: &Value, ty: &str) -> Option<Value> {
             }
         }
         ("string", Value::Number(_) | Value::Bool(_)) => Some(Value::String(value.to_string())),
-        ("integer", Value::String(text)) => plain_number(text).parse::<i64>().ok().map(Value::from),
+        ("integer", Value::String(text)) => plain_numbers(text.trim())
+            .parse::<i64>()
+            .ok()
+            .map(Value::from),
         ("integer", Value::Number(n)) if !n.is_i64() && !n.is_u64() => {
             let f = n.as_f64()?;
             let whole = f.fract() == 0.0 && f.abs() < 9.0e15;
             whole.then(|| Value::from(f as i64))
         }
         ("number", Value::String(text)) => {
-            let text = plain_number(text);
-            let text = text.as_str();
+            let text = plain_numbers(text.trim());
+            let text = text.as_ref();
             match text.parse::<i64>() {
                 Ok(n) => Some(Value::from(n)),
                 Err(_) => text

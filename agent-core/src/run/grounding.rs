@@ -35,6 +35,7 @@
 //! thousand, a million; ten thousand where the conversation has numbers
 //! that large), but not in an answer.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
@@ -42,7 +43,7 @@ use serde_json::Value;
 
 use super::arithmetic::{FalseClaim, false_claims};
 use crate::message::{Message, Role};
-use crate::numerals::{GROUP_SPACES, ascii_numerals, comma_decimals};
+use crate::numerals::{GROUP_SPACES, plain_numbers};
 use crate::script::is_spaced_letter;
 
 /// Constants a model may use without finding them in the conversation,
@@ -104,8 +105,7 @@ impl Grounding {
     /// question that says `12,5`.
     fn learn_forms(&mut self, text: &str) -> Vec<String> {
         let mut forms = self.learn_forms_as_written(text);
-        let plain = comma_decimals(&ascii_numerals(text)).into_owned();
-        if plain != text {
+        if let Cow::Owned(plain) = plain_numbers(text) {
             forms.extend(self.learn_forms_as_written(&plain));
         }
         forms
@@ -404,8 +404,9 @@ fn collect_ungrounded(value: &Value, known: &Grounding, rule: Rule, out: &mut Ve
             if missing.is_empty() {
                 return;
             }
-            let plain = comma_decimals(&ascii_numerals(text)).into_owned();
-            if plain != *text && ungrounded_numbers(&plain, known, rule).is_empty() {
+            if let Cow::Owned(plain) = plain_numbers(text)
+                && ungrounded_numbers(&plain, known, rule).is_empty()
+            {
                 return;
             }
             for written in missing {
