@@ -1,7 +1,8 @@
-//! Words a typo apart: a task written in a hurry names `reciepts.csv`
-//! or the `Eifel` Tower, and a small model copies the name as written.
-//! The file tools take such a name for the file it misspells, and
-//! `search` a query word that no entry holds for the word it misspells.
+//! Words a typo apart: a task written in a hurry names `reciepts.csv`,
+//! and a small model copies the name as written. The file tools take a
+//! missing file's name so misspelt for the file it misspells. (`search`
+//! does not: everyday words are a letter from title words, `count` from
+//! `Mount`, and a query about what the base lacks must find nothing.)
 
 /// Letters a word needs before a typo in it is read as one: shorter words
 /// one letter apart are often other words (`cat`, `car`).
