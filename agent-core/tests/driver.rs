@@ -841,6 +841,43 @@ async fn a_computing_tool_given_names_before_any_lookup_is_told_to_look_them_up(
 }
 
 #[tokio::test]
+async fn a_computing_call_of_numbers_alone_that_fails_keeps_the_tools_own_error() {
+    // Written wrong, not computing with names: nothing to look up.
+    let model = ScriptedModel::new()
+        .call("1", "add", json!({"a": "2500 * (1 +", "b": 1}))
+        .text("I cannot find it.");
+    let (agent, _) = grounded_agent(model, Budget::default());
+    let outcome = agent.run("What is 2500 plus one?").await;
+    let answers: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
+    assert_eq!(answers[0], "Error (invalid arguments): `a` is not a number");
+}
+
+#[tokio::test]
+async fn a_failed_call_that_ran_away_is_told_to_write_it_short() {
+    let runaway = format!("2500 * 1.032{}", " * (1 - 1/100)".repeat(30));
+    let model = ScriptedModel::new()
+        .call("1", "add", json!({"a": runaway, "b": 1}))
+        .call(
+            "2",
+            "add",
+            json!({"a": "12.5 + 12.5 + 12.5 + 12.5 + 12.5 + 12.5 + 12.5 + 12.5 + 12.5", "b": 1}),
+        )
+        .text("I cannot find it.");
+    let (agent, _) = grounded_agent(model, Budget::default());
+    let outcome = agent
+        .run("What is 2500 at 3.2% a year after 7 years?")
+        .await;
+    let answers: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
+    assert_eq!(
+        answers[0],
+        "Error (invalid arguments): `a` is not a number. Your `a` writes one piece again and again \
+         until it was cut off. Write the call again, short, with each part once."
+    );
+    // A repeated piece that is not a runaway's keeps the tool's own error.
+    assert!(!answers[1].contains("again and again"), "{answers:?}");
+}
+
+#[tokio::test]
 async fn numbers_from_the_task_or_tool_results_are_grounded() {
     let model = ScriptedModel::new()
         .call("1", "add", json!({"a": 1250, "b": 830}))

@@ -385,7 +385,7 @@ fn is_grounded_written(written: &str, known: &Grounding, rule: Rule) -> bool {
 }
 
 /// Whether a string of `value` (at any depth) holds a letter.
-fn has_letters(value: &Value) -> bool {
+pub(super) fn has_letters(value: &Value) -> bool {
     match value {
         Value::String(text) => text.chars().any(char::is_alphabetic),
         Value::Array(items) => items.iter().any(has_letters),

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use foldhash::fast::FixedState;
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::canonical::canonical_call_key;
 use crate::message::{Message, ToolCall};
@@ -19,7 +20,9 @@ use crate::transport::Decision;
 
 use super::answer::AnswerCompute;
 use super::fed_back::LastComputed;
+use super::grounding::has_letters;
 use super::reasons::{either, fed_back_reason, ungrounded_reason};
+use super::runaway::runaway_argument;
 use super::{Phase, Run, State};
 
 /// What happens to one call of a round.
@@ -297,7 +300,9 @@ impl Run {
                     if observation.error.is_none() && self.state.budget.ground_numbers {
                         self.state.grounding.learn(&observation.content);
                     }
-                    self.hint_lookup_before_computing(&mut observation);
+                    if !note_runaway_argument(&call.arguments, &mut observation) {
+                        self.hint_lookup_before_computing(&call.arguments, &mut observation);
+                    }
                     let seen = self.count_result(&observation);
                     let failed_repeat = *plan == CallPlan::Repeat && observation.error.is_some();
                     let streak_note = self.set_aside_after_failures(&call.name, observation.error);
@@ -378,15 +383,18 @@ impl Run {
         *count
     }
 
-    /// A computing tool that could not read its arguments before any
-    /// tool gave a result: the model is computing with names for numbers
-    /// it never found, so its error names the run's tools that find them.
-    fn hint_lookup_before_computing(&self, observation: &mut Observation) {
+    /// A computing tool that could not read its arguments, which hold
+    /// words, before any tool gave a result: the model is computing with
+    /// names for numbers it never found, so its error names the run's
+    /// tools that find them. (Arguments of numbers alone that fail are
+    /// written wrong, and the tool's own error says how.)
+    fn hint_lookup_before_computing(&self, arguments: &Value, observation: &mut Observation) {
         let state = &self.state;
         if !state.budget.ground_numbers
             || state.progress.any_result
             || observation.error != Some(ToolErrorKind::InvalidArgs)
             || !state.grounded_tools.contains(&observation.tool)
+            || !has_letters(arguments)
         {
             return;
         }
@@ -415,6 +423,33 @@ impl Run {
             ),
         }
     }
+}
+
+/// Notes on a failed call whose argument writes one piece again and
+/// again (the reply ran away until it was cut) that the call is to be
+/// written again, short; whether it did. The tool's own error names only
+/// the symptom (`the expression ends too early`), and a model shown it
+/// writes the same runaway again. A call that worked keeps its result
+/// alone: a sum of many equal amounts repeats a piece too.
+fn note_runaway_argument(arguments: &Value, observation: &mut Observation) -> bool {
+    if observation.error.is_none() {
+        return false;
+    }
+    let Some(name) = runaway_argument(arguments) else {
+        return false;
+    };
+    let which = if name.is_empty() {
+        "The input".to_string()
+    } else {
+        format!("Your `{name}`")
+    };
+    let ended = observation.content.trim_end().ends_with(['.', '!', '?']);
+    observation.content.push_str(&format!(
+        "{} {which} writes one piece again and again until it was cut off. \
+         Write the call again, short, with each part once.",
+        if ended { "" } else { "." },
+    ));
+    true
 }
 
 /// The run's tools that find things rather than compute on numbers.

@@ -42,6 +42,29 @@ pub(super) fn cut_runaways(message: &mut Message) {
     }
 }
 
+/// The name of the first argument of a call whose text holds a runaway
+/// (`""` when the arguments are one bare text), or `None`.
+pub(super) fn runaway_argument(arguments: &Value) -> Option<String> {
+    match arguments {
+        Value::String(text) => has_runaway(text).then(String::new),
+        Value::Array(items) => items.iter().find_map(runaway_argument),
+        Value::Object(map) => map.iter().find_map(|(name, value)| {
+            runaway_argument(value).map(|inner| {
+                if inner.is_empty() {
+                    name.clone()
+                } else {
+                    inner
+                }
+            })
+        }),
+        _ => None,
+    }
+}
+
+fn has_runaway(text: &str) -> bool {
+    may_run_away(text.as_bytes()) && !runaways(text).is_empty()
+}
+
 fn cut_in_value(value: &mut Value) {
     match value {
         Value::String(text) => {
