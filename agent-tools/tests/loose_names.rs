@@ -2,7 +2,8 @@
 //! whatever its accents (a model writes `Zurich`, `reunion.md` or `Sao
 //! Paulo` where the files say `Zürich`, `reunión.md` or `São Paulo`, or
 //! the other way round, and a file name may be stored decomposed, as macOS
-//! writes it), or, for a file, with a typo (`reciepts.csv`).
+//! writes it), or, for a file, with a typo (`reciepts.csv`); and a grep
+//! that misses in files of another script says to read them for meaning.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -115,14 +116,14 @@ async fn grep_finds_a_word_written_with_other_accents() {
     // A word the files do not hold in any form is still a miss, and a
     // regex is taken as written.
     let out = call(&tools, "grep", json!({"pattern": "Lisboa"})).await;
-    assert!(out.starts_with("no matches"), "{out}");
+    assert!(out.contains("(no line has `Lisboa` as written"), "{out}");
     let out = call(
         &tools,
         "grep",
         json!({"pattern": "Zurich", "is_regex": true}),
     )
     .await;
-    assert!(out.starts_with("no matches"), "{out}");
+    assert!(out.contains("(no line has `Zurich` as written)"), "{out}");
 }
 
 #[tokio::test]
@@ -191,4 +192,33 @@ async fn a_file_named_with_a_typo_is_found() {
     ] {
         assert!(search.query(query).is_empty(), "{query}");
     }
+}
+
+#[tokio::test]
+async fn a_miss_in_files_of_another_script_says_to_read_them_for_the_meaning() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("склад")).unwrap();
+    std::fs::write(
+        root.join("склад/остатки.csv"),
+        "наименование,количество\nвинт оцинкованный,<count>\n",
+    )
+    .unwrap();
+    let tools = files(root);
+    let out = call(&tools, "grep", json!({"pattern": "zinc screws"})).await;
+    // It opens with what to do, and the file follows whole.
+    assert!(
+        out.starts_with(
+            "`склад/остатки.csv` is short; read it for what the question asks (no line has \
+             `zinc screws` as written, ignoring case; it is written in another script: \
+             look for what it means in its words):\n1| наименование,количество"
+        ),
+        "{out}"
+    );
+    // A pattern in the files' own script is told nothing about scripts.
+    let out = call(&tools, "grep", json!({"pattern": "болт"})).await;
+    assert!(
+        out.contains("(no line has `болт` as written, ignoring case)"),
+        "{out}"
+    );
 }

@@ -258,24 +258,26 @@ fn grep_in(
     if out.is_empty() {
         let files_word = if searched == 1 { "file" } else { "files" };
         let case = if is_regex { "" } else { ", ignoring case" };
-        let mut message = format!(
-            "no matches for `{}` in {searched} {files_word} {}{case}",
-            args.pattern, scope.named
-        );
         // Short files shown whole are something found; a bare miss is not.
         let short_files = short_files.filter(|files| !files.is_empty());
         let shown_whole = short_files.is_some();
-        if let Some(files) = short_files {
-            message.push_str(". ");
-            message.push_str(&shown_whole_text(&files));
-        } else if (2..=MAX_NAMED_FILES).contains(&texts.len()) {
-            message.push_str(&format!(
-                "; read one of them with read_file, or grep another word: {}",
-                texts.join(", ")
-            ));
-        } else {
-            message.push_str("; try a shorter text or another word");
-        }
+        let message = match short_files {
+            Some(files) => missed_shown_whole(&args.pattern, case, &scope.named, &files),
+            None => {
+                let missed = format!(
+                    "no matches for `{}` in {searched} {files_word} {}{case}",
+                    args.pattern, scope.named
+                );
+                if (2..=MAX_NAMED_FILES).contains(&texts.len()) {
+                    format!(
+                        "{missed}; read one of them with read_file, or grep another word: {}",
+                        texts.join(", ")
+                    )
+                } else {
+                    format!("{missed}; try a shorter text or another word")
+                }
+            }
+        };
         return Grep::Missed {
             output: ToolOutput {
                 content: message,
@@ -303,6 +305,58 @@ fn shown_whole_text(files: &[(String, String)]) -> String {
         ),
         _ => format!("They are short; here they are whole:{}", files_whole(files)),
     }
+}
+
+/// The message of a `grep` that matched no line in short files, which it
+/// shows whole. It opens with what to do, not with the miss: told first
+/// "no matches", a small model answered that the files did not hold what
+/// the question asks, when they held it in other words or another
+/// language (a stock count in a Russian sheet, a budget in a Korean one).
+fn missed_shown_whole(
+    pattern: &str,
+    case: &str,
+    scope: &str,
+    files: &[(String, String)],
+) -> String {
+    let other_script = mostly_latin(pattern)
+        != mostly_latin(
+            &files
+                .iter()
+                .map(|(_, text)| text.as_str())
+                .collect::<String>(),
+        );
+    let script = match (other_script, files.len()) {
+        (false, _) => "",
+        (true, 1) => "; it is written in another script: look for what it means in its words",
+        (true, _) => "; they are written in another script: look for what it means in their words",
+    };
+    let miss = format!("no line has `{pattern}` as written{case}{script}");
+    match files {
+        [(shown, text)] => format!(
+            "`{shown}`{} is short; read it for what the question asks ({miss}):\n{}",
+            dated::weekday_note(shown),
+            numbered(&text.lines().collect::<Vec<_>>(), 1)
+        ),
+        _ => format!(
+            "The files {scope} are short; read them for what the question asks ({miss}):{}",
+            files_whole(files)
+        ),
+    }
+}
+
+/// Whether most letters of `text` are Latin (a text without letters is).
+fn mostly_latin(text: &str) -> bool {
+    let (latin, other) =
+        text.chars()
+            .filter(|c| c.is_alphabetic())
+            .fold((0usize, 0usize), |(latin, other), c| {
+                if u32::from(c) <= 0x024F {
+                    (latin + 1, other)
+                } else {
+                    (latin, other + 1)
+                }
+            });
+    latin >= other
 }
 
 /// The gist of a regex error: its last line (the first lines repeat the
