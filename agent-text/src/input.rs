@@ -17,7 +17,7 @@
 use serde_json::Value;
 
 use crate::labels::{Mode, Scanner, line_label};
-use crate::lenient_json::read_lenient;
+use crate::lenient_json::{read_lenient, read_loosely};
 
 /// An input read from the text.
 #[derive(Debug)]
@@ -233,7 +233,9 @@ pub(crate) fn looks_like_json(text: &str) -> bool {
 }
 
 /// The error shown to the model for input that is meant as JSON but is
-/// not: where reading stopped, and what to send instead.
+/// not: where reading stopped, and what to send instead; with the JSON
+/// it meant, when its values read loosely (unquoted text, quotes inside
+/// a string).
 fn not_json(text: &str, at: usize) -> String {
     let line = text[..at].matches('\n').count() + 1;
     let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
@@ -245,11 +247,34 @@ fn not_json(text: &str, at: usize) -> String {
     } else {
         format!("`{near}`")
     };
+    let meant = read_loosely(text)
+        .map(|value| spaced_json(&value))
+        .filter(|json| json.chars().count() <= MAX_MEANT_CHARS)
+        .map(|json| format!(": {json}"))
+        .unwrap_or_default();
     format!(
         "the Action Input is not valid JSON (line {line}, column {column}, near {near}). \
-         Write it as one JSON object with double-quoted keys and string values"
+         Write it as one JSON object with double-quoted keys and string values{meant}"
     )
 }
+
+/// `value` as JSON with a space after each `:` and `,` of its top
+/// level, as the prompt writes an input.
+fn spaced_json(value: &Value) -> String {
+    match value {
+        Value::Object(map) => {
+            let fields: Vec<String> = map
+                .iter()
+                .map(|(key, value)| format!("{}: {value}", Value::String(key.clone())))
+                .collect();
+            format!("{{{}}}", fields.join(", "))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The longest JSON that a format error shows as the input meant.
+const MAX_MEANT_CHARS: usize = 300;
 
 /// ```` ```text``` ```` on one line: inline code, not a fence; its text
 /// is the input. (JSON in it is left to [`read_fenced`].)

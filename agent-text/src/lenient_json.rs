@@ -25,18 +25,33 @@ pub fn parse_lenient(text: &str) -> Option<(Value, usize)> {
 /// [`parse_lenient`], or on failure the byte offset where reading stopped
 /// (on a character boundary).
 pub(crate) fn read_lenient(text: &str) -> Result<(Value, usize), usize> {
-    let as_written = read_ascii(text);
+    let as_written = read_ascii(text, false);
     let Err(stopped) = as_written else {
         return as_written;
     };
     let Some((ascii, offsets)) = with_ascii_punctuation(text) else {
         return Err(stopped);
     };
-    match read_ascii(&ascii) {
+    match read_ascii(&ascii, false) {
         // Offsets in `ascii` back to offsets in `text`.
         Ok((value, used)) => Ok((value, offsets[used])),
         Err(_) => Err(stopped),
     }
+}
+
+/// What JSON that [`read_lenient`] cannot read meant, with an object's
+/// values read loosely (see `Reader::loose_value`: unquoted text, quotes
+/// inside a string); `None` when even that fails. It is not taken as
+/// the input (the contract makes such input a format error the model
+/// mends) but shown to the model as the JSON to send: a small model
+/// told only what is wrong writes the same again, and copies its own
+/// call well.
+pub(crate) fn read_loosely(text: &str) -> Option<Value> {
+    match with_ascii_punctuation(text) {
+        Some((ascii, _)) => read_ascii(&ascii, true).ok(),
+        None => read_ascii(text, true).ok(),
+    }
+    .map(|(value, _)| value)
 }
 
 /// The ASCII character a typographic quote or a full-width JSON mark
@@ -100,13 +115,15 @@ fn with_ascii_punctuation(text: &str) -> Option<(String, Vec<usize>)> {
     Some((ascii, offsets))
 }
 
-/// [`read_lenient`] of `text` as it is written.
-fn read_ascii(text: &str) -> Result<(Value, usize), usize> {
+/// [`read_lenient`] of `text` as it is written; with `loose`, an
+/// object's values are read loosely.
+fn read_ascii(text: &str, loose: bool) -> Result<(Value, usize), usize> {
     let mut reader = Reader {
         bytes: text.as_bytes(),
         text,
         pos: 0,
         depth: 0,
+        loose,
     };
     match reader.value() {
         Some(value) => Ok((value, reader.pos)),
@@ -125,6 +142,8 @@ struct Reader<'a> {
     text: &'a str,
     pos: usize,
     depth: usize,
+    /// Whether an object's values are read loosely.
+    loose: bool,
 }
 
 impl Reader<'_> {
@@ -207,7 +226,11 @@ impl Reader<'_> {
                 return None;
             }
             self.pos += 1;
-            let value = self.value()?;
+            let value = if self.loose {
+                self.loose_value()?
+            } else {
+                self.value()?
+            };
             map.insert(key, value);
             self.skip();
             match self.peek() {
@@ -327,6 +350,117 @@ impl Reader<'_> {
         (self.pos > start).then(|| self.text[start..self.pos].to_string())
     }
 
+    /// An object's value as a model means it when its JSON is broken: a
+    /// value left unquoted (`{"query": Eiffel Tower height}`,
+    /// `{"expression": 12,5 * 840}`) is its text, up to the `}` that
+    /// closes the object or a `,` before the next key; and a quote inside
+    /// a string that does not end it (`"say "hi" now"`, `'Paris's'`) is
+    /// part of it. A string ends at a quote followed by the end of the
+    /// object, of the text, or a `,` before the next key.
+    fn loose_value(&mut self) -> Option<Value> {
+        self.skip();
+        let start = self.pos;
+        match self.peek()? {
+            b'{' | b'[' => return self.value(),
+            b'"' | b'\'' => return self.loose_string().map(Value::String),
+            _ => {}
+        }
+        if let Some(value) = self.value()
+            && self.value_ends(self.pos)
+        {
+            return Some(value);
+        }
+        self.pos = start;
+        self.bare_text()
+    }
+
+    /// Whether a value read up to `at` ends there: the object closes, the
+    /// text ends, or a `,` comes before the next key.
+    fn value_ends(&self, at: usize) -> bool {
+        let at = self.after_blanks(at);
+        match self.bytes.get(at) {
+            None | Some(b'}') => true,
+            Some(b',') => self.key_at(at + 1),
+            _ => false,
+        }
+    }
+
+    /// A string whose quotes inside it are its own (see
+    /// [`Self::loose_value`]); unclosed at the end of the text, it is
+    /// repaired.
+    fn loose_string(&mut self) -> Option<String> {
+        let quote = self.peek()?;
+        let mut at = self.pos + 1;
+        while at < self.bytes.len() {
+            match self.bytes[at] {
+                b'\\' => at += 2,
+                b if b == quote && self.value_ends(at + 1) => {
+                    let inner = self.text.get(self.pos..=at)?;
+                    self.pos = at + 1;
+                    return Some(unescape_loose(&inner[1..inner.len() - 1]));
+                }
+                _ => at += 1,
+            }
+        }
+        let inner = self.text.get(self.pos + 1..)?;
+        self.pos = self.bytes.len();
+        Some(unescape_loose(inner))
+    }
+
+    /// Unquoted text up to where its value ends (see
+    /// [`Self::loose_value`]), trimmed; `None` when there is none.
+    fn bare_text(&mut self) -> Option<Value> {
+        let start = self.pos;
+        let mut at = start;
+        let mut nested = 0usize;
+        while at < self.bytes.len() {
+            match self.bytes[at] {
+                b'{' | b'[' | b'(' => nested += 1,
+                b']' | b')' => nested = nested.saturating_sub(1),
+                b'}' if nested == 0 => break,
+                b'}' => nested -= 1,
+                b',' if nested == 0 && self.key_at(at + 1) => break,
+                _ => {}
+            }
+            at += 1;
+        }
+        let text = self.text.get(start..at)?.trim();
+        self.pos = at;
+        (!text.is_empty() && !constructs_an_object(text)).then(|| Value::String(text.to_string()))
+    }
+
+    /// Whether a key and its `:` start at `at`, after blanks.
+    fn key_at(&self, at: usize) -> bool {
+        let mut at = self.after_blanks(at);
+        match self.bytes.get(at) {
+            Some(&quote @ (b'"' | b'\'')) => {
+                let Some(len) = self.bytes[at + 1..].iter().position(|&b| b == quote) else {
+                    return false;
+                };
+                at += len + 2;
+            }
+            Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {
+                while self
+                    .bytes
+                    .get(at)
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                {
+                    at += 1;
+                }
+            }
+            _ => return false,
+        }
+        self.bytes.get(self.after_blanks(at)) == Some(&b':')
+    }
+
+    /// The first offset from `at` that is not whitespace.
+    fn after_blanks(&self, mut at: usize) -> usize {
+        while self.bytes.get(at).is_some_and(u8::is_ascii_whitespace) {
+            at += 1;
+        }
+        at
+    }
+
     fn word(&mut self) -> Option<Value> {
         let word = self.identifier()?;
         match word.as_str() {
@@ -358,6 +492,46 @@ impl Reader<'_> {
         let f = text.parse::<f64>().ok()?;
         Number::from_f64(f).map(Value::Number)
     }
+}
+
+/// Whether unquoted `text` starts by calling a constructor
+/// (`AttributedDict([...])`, `Decimal('1.5')`: a name with a capital,
+/// then `(`): a model copying a program's own objects, such as its tool
+/// schema's repr, wrote no value of its own, and that is an error it can
+/// mend, never a text for the tool. A function of an expression
+/// (`sqrt(16) + 2`) is a value.
+fn constructs_an_object(text: &str) -> bool {
+    let name_end = text
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+        .unwrap_or(text.len());
+    let name = &text[..name_end];
+    text[name_end..].starts_with('(') && name.chars().any(|c| c.is_ascii_uppercase())
+}
+
+/// The text of a loosely read string, its escapes read as JSON's (`\n`,
+/// `\"`, `\u00e9`); any other escaped character is itself.
+fn unescape_loose(inner: &str) -> String {
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('u') => {
+                let hex: String = chars.by_ref().take(4).collect();
+                let code = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32);
+                out.push(code.unwrap_or('\u{fffd}'));
+            }
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -435,6 +609,58 @@ mod tests {
         assert_eq!(
             parse("[1, [2, {\"é\": \"中\"}]]"),
             Some(json!([1, [2, {"é": "中"}]]))
+        );
+    }
+
+    #[test]
+    fn an_objects_values_are_read_loosely_only_when_asked() {
+        let loose = read_loosely;
+        // Unquoted text, up to the object's end or the next key.
+        assert_eq!(
+            loose("{\"query\": Eiffel Tower height}"),
+            Some(json!({"query": "Eiffel Tower height"}))
+        );
+        assert_eq!(
+            loose("{\"expression\": 12,5 * 840}"),
+            Some(json!({"expression": "12,5 * 840"}))
+        );
+        assert_eq!(
+            loose("{\"path\": notes/a.md, \"start\": 3}"),
+            Some(json!({"path": "notes/a.md", "start": 3}))
+        );
+        assert_eq!(
+            loose("{pattern: total (net), path: 'x.csv'}"),
+            Some(json!({"pattern": "total (net)", "path": "x.csv"}))
+        );
+        // Quotes inside a string that do not end it.
+        assert_eq!(
+            loose("{\"pattern\": \"WLAN \"Gast\"\", \"path\": \"a.md\"}"),
+            Some(json!({"pattern": "WLAN \"Gast\"", "path": "a.md"}))
+        );
+        assert_eq!(
+            loose("{'query': 'Paris's population'}"),
+            Some(json!({"query": "Paris's population"}))
+        );
+        assert_eq!(
+            loose("{\"q\": \"say \"hi\" and\\n go"),
+            Some(json!({"q": "say \"hi\" and\n go"}))
+        );
+        // A program's object copied in is no value.
+        assert_eq!(
+            loose("{'input': AttributedDict([('type', 'string')])}"),
+            None
+        );
+        assert_eq!(
+            loose("{\"expression\": sqrt(16) + 2}"),
+            Some(json!({"expression": "sqrt(16) + 2"}))
+        );
+        // The lenient reading refuses them.
+        assert_eq!(parse("{\"query\": Eiffel Tower height}"), None);
+        assert_eq!(parse("{\"q\": \"say \"hi\" now\"}"), None);
+        // What reads strictly reads the same.
+        assert_eq!(
+            loose("{\"a\": 1, \"b\": \"x, y\"}"),
+            Some(json!({"a": 1, "b": "x, y"}))
         );
     }
 
