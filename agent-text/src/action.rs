@@ -102,7 +102,7 @@ pub(crate) fn read_action(text: &str, value: usize, limit: usize) -> ActionValue
     if let Some(named) = colon_call(line, line_end) {
         return named;
     }
-    let args_at = line.find(['(', '{', '[']).map(|i| name_at + i);
+    let args_at = line.find(['(', '{', '[', '（']).map(|i| name_at + i);
     let raw_name = &text[name_at..args_at.unwrap_or(line_end)];
     let name = clean_name(raw_name);
     if name.is_empty() {
@@ -326,8 +326,11 @@ fn call_arguments(
             Err(reason) => Some((Err(reason), line_end)),
         };
     }
-    // `(` …
-    let inner_at = at + 1;
+    // `(` …, or a full-width `（` as Chinese and Japanese input methods
+    // type it.
+    let full_width = rest.starts_with('（');
+    let closer = if full_width { '）' } else { ')' };
+    let inner_at = at + closer.len_utf8();
     let inner = &text[inner_at..];
     let json_at = inner_at + (inner.len() - inner.trim_start().len());
     if let Some(found) = read_json_at(text, json_at) {
@@ -336,12 +339,12 @@ fn call_arguments(
             Err(reason) => Some((Err(reason), line_end)),
         };
     }
-    let Some(close) = text[inner_at..line_end].rfind(')') else {
+    let Some(close) = text[inner_at..line_end].rfind(closer) else {
         return cut_keyword_call(text, inner_at).map(|value| (Ok(value), text.len()));
     };
     let close = close + inner_at;
     let args = text[inner_at..close].trim();
-    let end = close + 1;
+    let end = close + closer.len_utf8();
     if args.is_empty() {
         return Some((Ok(Value::Object(Map::new())), end));
     }
@@ -382,9 +385,8 @@ fn cut_keyword_call(text: &str, inner_at: usize) -> Option<Value> {
 fn close_paren(text: &str, end: usize) -> Option<usize> {
     let after = &text[end..];
     let trimmed = after.trim_start();
-    trimmed
-        .starts_with(')')
-        .then(|| end + (after.len() - trimmed.len()) + 1)
+    let paren = trimmed.chars().next().filter(|c| matches!(c, ')' | '）'))?;
+    Some(end + (after.len() - trimmed.len()) + paren.len_utf8())
 }
 
 /// `key=value, key2="text"`: Python-style keyword arguments as an object.
@@ -447,6 +449,22 @@ mod tests {
             ("calculator".into(), Some(Ok(json!("2 + 2"))))
         );
         assert_eq!(named("add (add two numbers)"), ("add".into(), None));
+        // Full-width parentheses, as Chinese and Japanese input methods type them.
+        assert_eq!(
+            named("search（query=\"東京の人口\"）"),
+            ("search".into(), Some(Ok(json!({"query": "東京の人口"}))))
+        );
+        assert_eq!(
+            named("calculator（{\"expression\": \"2 + 2\"}）"),
+            (
+                "calculator".into(),
+                Some(Ok(json!({"expression": "2 + 2"})))
+            )
+        );
+        assert_eq!(
+            named("calculator（12 * 3）"),
+            ("calculator".into(), Some(Ok(json!("12 * 3"))))
+        );
     }
 
     #[test]
