@@ -215,6 +215,15 @@ async fn a_miss_in_files_of_another_script_says_to_read_them_for_the_meaning() {
         ),
         "{out}"
     );
+    // A code typed with Cyrillic letters that look Latin, and a `×`, is
+    // found as the model writes it.
+    std::fs::write(
+        root.join("склад/май.csv"),
+        "Артикул;Наименование;Остаток\nВ-106;Винт М6×20, оцинк.;<count>\n",
+    )
+    .unwrap();
+    let out = call(&tools, "grep", json!({"pattern": "M6x20"})).await;
+    assert!(out.contains("Винт М6×20, оцинк."), "{out}");
     // A pattern in the files' own script is told nothing about scripts.
     let out = call(&tools, "grep", json!({"pattern": "болт"})).await;
     assert!(

@@ -11,7 +11,9 @@
 //! `й` is not `и`, Japanese `ガ` is not `カ`, Hangul stays Hangul. Latin
 //! letters that do not decompose are written with the letters a reader
 //! would type for them (`ß` as `ss`, `æ` as `ae`, `ø` as `o`, `ł` as `l`,
-//! Turkish `ı` as `i`), and the Greek final `ς` as `σ`.
+//! Turkish `ı` as `i`), and the Greek final `ς` as `σ`. In codes (words
+//! with a digit: sizes, article numbers) Cyrillic and Greek letters that
+//! look Latin read as Latin, and `×` as `x`: `М6×20` is `m6x20`.
 
 use agent_core::numerals::ascii_numerals;
 use unicode_normalization::UnicodeNormalization;
@@ -49,7 +51,65 @@ pub(crate) fn fold(text: &str) -> String {
         folded.extend(c.to_lowercase());
         after_unaccented = false;
     }
-    folded
+    codes_in_latin(&folded).unwrap_or(folded)
+}
+
+/// `folded` with its codes written in Latin letters, or `None` when it
+/// has none to rewrite. A code is a word that holds both a digit and a
+/// letter or `×` (`м6×20`, `в-105`, `1920×1080`): its Cyrillic and Greek
+/// letters that look like Latin ones read as those, and its `×` as `x`.
+/// A sheet typed on a Russian keyboard writes the screw size `М6×20`
+/// with a Cyrillic `М`, and a model asks for `M6x20`. Words without a
+/// digit keep their script: `мир` stays Russian.
+fn codes_in_latin(folded: &str) -> Option<String> {
+    let is_code_char = |c: char| c.is_alphanumeric() || matches!(c, '×' | '-' | '.' | '/');
+    let mut out = String::with_capacity(folded.len());
+    let mut changed = false;
+    let mut rest = folded;
+    while let Some(start) = rest.find(is_code_char) {
+        out.push_str(&rest[..start]);
+        let word_len = rest[start..]
+            .find(|c: char| !is_code_char(c))
+            .unwrap_or(rest.len() - start);
+        let word = &rest[start..start + word_len];
+        let code = word.chars().any(|c| c.is_ascii_digit())
+            && word.chars().any(|c| c.is_alphabetic() || c == '×');
+        if code {
+            for c in word.chars() {
+                let latin = latin_look_alike(c);
+                changed |= latin.is_some();
+                out.push(latin.unwrap_or(c));
+            }
+        } else {
+            out.push_str(word);
+        }
+        rest = &rest[start + word_len..];
+    }
+    out.push_str(rest);
+    changed.then_some(out)
+}
+
+/// The Latin letter a lower-case Cyrillic or Greek letter (or `×`) looks
+/// like, in capitals or small letters, as codes use them.
+fn latin_look_alike(c: char) -> Option<char> {
+    Some(match c {
+        '×' => 'x',
+        'а' | 'α' => 'a',
+        'в' | 'β' => 'b',
+        'е' | 'ε' => 'e',
+        'і' | 'ι' => 'i',
+        'к' | 'κ' => 'k',
+        'м' | 'μ' => 'm',
+        'н' | 'η' => 'h',
+        'о' | 'ο' => 'o',
+        'р' | 'ρ' => 'p',
+        'с' => 'c',
+        'т' | 'τ' => 't',
+        'у' | 'υ' => 'y',
+        'х' | 'χ' => 'x',
+        'ν' => 'v',
+        _ => return None,
+    })
 }
 
 /// Whether `c` is one of the combining diacritical marks (U+0300–U+036F),
@@ -138,5 +198,16 @@ mod tests {
         assert_ne!(fold("ガ"), fold("カ"));
         assert_eq!(fold("서울"), "서울");
         assert_eq!(fold("東京"), "東京");
+    }
+
+    #[test]
+    fn codes_read_in_latin_letters() {
+        // A Cyrillic `М` and a `×` in a size, as a Russian sheet types it.
+        assert_eq!(fold("Винт М6×20, оцинк."), "винт m6x20, оцинк.");
+        assert_eq!(fold("В-105"), "b-105");
+        assert_eq!(fold("1920×1080"), "1920x1080");
+        // Words without a digit keep their script.
+        assert_eq!(fold("Москва мир"), "москва мир");
+        assert_eq!(fold("Пакет 3 шт"), "пакет 3 шт");
     }
 }
