@@ -127,11 +127,21 @@ fn default_prompts_and_corrections_hold_no_example_values() {
         for message in transport.malformed("the reply was empty", &specs) {
             texts.push(message.content);
         }
-        let broken = Completion::text("Action: calculator\nAction Input: {\"expression\": 1 +}");
+        let input = "{\"expression\": 1 +}";
+        let broken = Completion::text(format!("Action: calculator\nAction Input: {input}"));
         if let agent_core::transport::Decision::Malformed(reason) =
             transport.interpret(broken, &specs).turn.decision
         {
-            texts.push(reason);
+            // The text transport shows the JSON the model meant: its own
+            // values, and none of ours.
+            match reason.split_once("string values: ") {
+                Some((ours, rest)) => {
+                    let (meant, after) = rest.split_once("}.").unwrap_or((rest, ""));
+                    assert_eq!(meant, "{\"expression\": \"1 +\"", "{reason}");
+                    texts.push(format!("{ours}{after}"));
+                }
+                None => texts.push(reason),
+            }
         }
     }
     for text in texts {
