@@ -191,6 +191,16 @@ mod tests {
     }
 
     #[test]
+    fn an_equation_computes_its_expression_side() {
+        // The model's own claim after `=` is left out, right or wrong.
+        assert_eq!(eval("84,000,000 - 68,000,000 = 17,000,000"), "16000000");
+        assert_eq!(eval("3 * 4.75 + 2 * 1.30 ="), "16.85");
+        // A name before `=` is a name.
+        assert_eq!(eval("total = 3 * 4.75"), "14.25");
+        assert!(eval("x = y").contains("unexpected character `=`"));
+    }
+
+    #[test]
     fn bombs_end_with_a_clear_error() {
         assert!(eval("9**9**9**9").contains("exponent is too large"));
         assert!(eval("2**99999").contains("exponent is too large"));
