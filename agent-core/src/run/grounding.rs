@@ -168,6 +168,8 @@ impl Grounding {
     /// the first time too: it computes from nothing the question or a
     /// result gave.
     pub(super) fn check(&mut self, key: &str, arguments: &Value, can_look_up: bool) -> Vec<String> {
+        let computed = without_claimed_results(arguments);
+        let arguments = &computed;
         let learned = self.known.len();
         let mut missing = Vec::new();
         if self.warned.contains(key) {
@@ -382,6 +384,29 @@ enum Rule {
 fn is_grounded_written(written: &str, known: &Grounding, rule: Rule) -> bool {
     significant_digits(written).is_some_and(|digits| is_grounded(written, &digits, known, rule))
         || list_grounded(written, known, rule)
+}
+
+/// `arguments` with each text that is an equation cut to its side that
+/// is computed, the first with a digit (`84000000 - 68000000` of
+/// `84000000 - 68000000 = 17000000`, `3 * 4.75` of `total = 3 * 4.75`):
+/// the result a model writes after `=` is its claim, which the tool
+/// does not compute with, and no number to look up.
+fn without_claimed_results(arguments: &Value) -> Value {
+    match arguments {
+        Value::String(text) if text.contains('=') => Value::String(
+            text.split('=')
+                .find(|side| side.chars().any(char::is_numeric))
+                .unwrap_or(text)
+                .to_string(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(without_claimed_results).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(key, value)| (key.clone(), without_claimed_results(value)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }
 
 /// Whether a string of `value` (at any depth) holds a letter.

@@ -515,3 +515,21 @@ fn an_answer_bound_to_the_conversation_may_write_the_question_s_small_numbers() 
     // The question's 25 is what the sum needs; a result's 7 stays out.
     assert_eq!(g.answer_numbers(), ["2024", "25", "330"]);
 }
+
+#[test]
+fn the_result_a_call_claims_after_equals_is_not_checked() {
+    let mut g = grounding(&["Germany: 84,000,000 people. France: 68,000,000 people."]);
+    // The claim (a wrong one) is the model's; the side computed is known.
+    let call = json!({"expression": "84,000,000 - 68,000,000 = 17,000,000"});
+    assert!(g.check("a", &call, false).is_empty());
+    let named = json!({"expression": "difference = 84000000 - 68000000"});
+    assert!(g.check("b", &named, false).is_empty());
+    // The side computed is still checked.
+    let made_up = json!({"expression": "91000000 - 68000000 = 23000000"});
+    assert_eq!(g.check("c", &made_up, false), ["91000000"]);
+    // An answer's result after `=` is checked as before.
+    assert_eq!(
+        g.check_answer("84,000,000 - 68,000,000 = 17,000,000", false),
+        ["17,000,000"]
+    );
+}
