@@ -408,38 +408,6 @@ async fn a_repeat_spelled_another_way_is_the_same_call() {
 }
 
 #[tokio::test]
-async fn the_same_call_again_on_the_answer_turn_gets_its_result_again() {
-    // Repeated, then made once more on the answer turn: the model has the
-    // result in front of it again, then is asked for the answer in words.
-    let model = ScriptedModel::new()
-        .call("1", "add", json!({"a": 2, "b": 1}))
-        .call("2", "add", json!({"a": 2, "b": 1}))
-        .call("3", "add", json!({"b": 1, "a": 2}))
-        .text("3");
-    let (runner, _) = agent(model, Budget::default());
-    let outcome = runner.run("add").await;
-    assert_eq!(outcome.stop_reason, StopReason::RepeatedCall);
-    assert_eq!(outcome.answer.as_deref(), Some("3"));
-    let tool_msgs: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
-    assert_eq!(tool_msgs, ["3", "3", "3"]);
-    assert_eq!(outcome.tool_calls, 1);
-    // Another call on the answer turn is not run.
-    let model = ScriptedModel::new()
-        .call("1", "add", json!({"a": 2, "b": 1}))
-        .call("2", "add", json!({"a": 2, "b": 1}))
-        .call("3", "add", json!({"a": 7, "b": 7}))
-        .text("3");
-    let (runner, _) = agent(model, Budget::default());
-    let outcome = runner.run("add").await;
-    let tool_msgs: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
-    assert!(
-        tool_msgs[2].starts_with("Error (not run): the run has reached its budget"),
-        "{tool_msgs:?}"
-    );
-    assert_eq!(outcome.tool_calls, 1);
-}
-
-#[tokio::test]
 async fn repeating_the_call_that_just_succeeded_asks_for_the_answer() {
     // The call of the round just before, again: not run, the answer turn.
     let model = ScriptedModel::new()

@@ -14,8 +14,6 @@
 use serde::{Deserialize, Serialize};
 
 use super::Step;
-use super::plan::CallPlan;
-use crate::canonical::canonical_call_key;
 use crate::message::ToolSpec;
 use crate::outcome::StopReason;
 use crate::transport::{Decision, Findings};
@@ -140,28 +138,7 @@ impl Run {
                 return;
             }
             Decision::Act(calls) => {
-                // A call the last round just answered gets that result
-                // again (a small model that calls once more on the answer
-                // turn and is told only "no", answers from its head: the
-                // sum it had, done again wrong); any other is not run.
-                let plans: Vec<CallPlan> = calls
-                    .iter()
-                    .map(|call| {
-                        let key = canonical_call_key(&call.name, &call.arguments);
-                        match self
-                            .state
-                            .progress
-                            .last_round_succeeded
-                            .iter()
-                            .find(|(done, _)| *done == key)
-                        {
-                            Some((_, content)) => CallPlan::Answered {
-                                content: content.clone(),
-                            },
-                            None => super::plan::skip("the run has reached its budget"),
-                        }
-                    })
-                    .collect();
+                let plans = vec![super::plan::skip("the run has reached its budget"); calls.len()];
                 let calls = std::sync::Arc::clone(calls);
                 self.record_round(&calls, &plans, Vec::new());
                 Some("no more tool calls are possible; answer in words".to_string())

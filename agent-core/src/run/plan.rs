@@ -257,21 +257,13 @@ impl Run {
                         no_results: false,
                     });
                 }
-                CallPlan::Answered { content } => {
-                    // Still the last result of this call: the same call
-                    // on the answer turn is answered with it again.
-                    succeeded.push((
-                        canonical_call_key(&call.name, &call.arguments),
-                        content.clone(),
-                    ));
-                    round.push(Observation {
-                        call_id: call.id.clone(),
-                        tool: call.name.clone(),
-                        content: content.clone(),
-                        error: None,
-                        no_results: false,
-                    });
-                }
+                CallPlan::Answered { content } => round.push(Observation {
+                    call_id: call.id.clone(),
+                    tool: call.name.clone(),
+                    content: content.clone(),
+                    error: None,
+                    no_results: false,
+                }),
                 CallPlan::Run | CallPlan::Repeat => {
                     let Some(mut observation) = executed.next() else {
                         continue;
