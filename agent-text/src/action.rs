@@ -68,9 +68,12 @@ pub(crate) fn read_action(text: &str, value: usize, limit: usize) -> ActionValue
         .map_or(text.len(), |n| name_at + n)
         .min(limit.max(name_at));
     let mut line = &text[name_at..line_end];
+    // Where `line` starts in `text`.
+    let mut line_at = name_at;
     // `[Search]`: the prompt's list brackets copied around the name.
     if let Some(inner) = wrapped(line, "[", "]", &['[', ']', '{', '"']) {
         line = inner;
+        line_at += '['.len_utf8();
         if let Some(named) = bare_name(inner, line_end) {
             return named;
         }
@@ -102,8 +105,8 @@ pub(crate) fn read_action(text: &str, value: usize, limit: usize) -> ActionValue
     if let Some(named) = colon_call(line, line_end) {
         return named;
     }
-    let args_at = line.find(['(', '{', '[', '（']).map(|i| name_at + i);
-    let raw_name = &text[name_at..args_at.unwrap_or(line_end)];
+    let args_at = line.find(['(', '{', '[', '（']).map(|i| line_at + i);
+    let raw_name = &text[line_at..args_at.unwrap_or(line_at + line.len())];
     let name = clean_name(raw_name);
     if name.is_empty() {
         return ActionValue::Invalid("the `Action:` line does not name a tool".into());
@@ -310,9 +313,10 @@ pub(crate) fn is_sentence(name: &str) -> bool {
             || SENTENCE_STARTS.contains(&first.as_str()))
 }
 
-/// Arguments written on the action line, starting at `at` (a `(`, `{` or
-/// `[`). `spaced` tells whether a space separated them from the name: a
-/// spaced `(prose)` is a description, not arguments.
+/// Arguments written on the action line, starting at `at` (a `(`, a
+/// full-width `（`, `{` or `[`). `spaced` tells whether a space separated
+/// them from the name: a spaced `(prose)` is a description, not
+/// arguments.
 fn call_arguments(
     text: &str,
     at: usize,
@@ -327,10 +331,15 @@ fn call_arguments(
         };
     }
     // `(` …, or a full-width `（` as Chinese and Japanese input methods
-    // type it.
-    let full_width = rest.starts_with('（');
-    let closer = if full_width { '）' } else { ')' };
-    let inner_at = at + closer.len_utf8();
+    // type it, closed by either `）` or `)`. (An ASCII `(` is closed by
+    // `)` only: a `）` inside the text is the text's own.)
+    let opener = rest.chars().next()?;
+    let closers: &[char] = if opener == '（' {
+        &[')', '）']
+    } else {
+        &[')']
+    };
+    let inner_at = at + opener.len_utf8();
     let inner = &text[inner_at..];
     let json_at = inner_at + (inner.len() - inner.trim_start().len());
     if let Some(found) = read_json_at(text, json_at) {
@@ -339,12 +348,12 @@ fn call_arguments(
             Err(reason) => Some((Err(reason), line_end)),
         };
     }
-    let Some(close) = text[inner_at..line_end].rfind(closer) else {
+    let Some(close) = text[inner_at..line_end].rfind(closers) else {
         return cut_keyword_call(text, inner_at).map(|value| (Ok(value), text.len()));
     };
     let close = close + inner_at;
     let args = text[inner_at..close].trim();
-    let end = close + closer.len_utf8();
+    let end = close + text[close..].chars().next().map_or(1, char::len_utf8);
     if args.is_empty() {
         return Some((Ok(Value::Object(Map::new())), end));
     }
@@ -464,6 +473,20 @@ mod tests {
         assert_eq!(
             named("calculator（12 * 3）"),
             ("calculator".into(), Some(Ok(json!("12 * 3"))))
+        );
+        assert_eq!(
+            named("calculator（12 * 3)"),
+            ("calculator".into(), Some(Ok(json!("12 * 3"))))
+        );
+        // In the prompt's list brackets, the name and arguments are read
+        // where they are in the line.
+        assert_eq!(
+            named("[検索（東京，人口）]"),
+            ("検索".into(), Some(Ok(json!("東京，人口"))))
+        );
+        assert_eq!(
+            named("[search(a, b. c d)]"),
+            ("search".into(), Some(Ok(json!("a, b. c d"))))
         );
     }
 
