@@ -271,12 +271,20 @@ impl Reader<'_> {
     }
 
     fn string(&mut self) -> Option<String> {
+        self.string_closed_by(|_, _| true)
+    }
+
+    /// A string whose opening quote is at the reader's position, ended by
+    /// the first matching quote at which `closes` (given the quote's
+    /// offset) holds; its escapes decoded. Unclosed at the end of the
+    /// text, it is repaired.
+    fn string_closed_by(&mut self, closes: impl Fn(&Self, usize) -> bool) -> Option<String> {
         let quote = self.peek()?;
         self.pos += 1;
         let mut out = String::new();
         let mut run_start = self.pos;
         while let Some(b) = self.peek() {
-            if b == quote {
+            if b == quote && closes(self, self.pos) {
                 out.push_str(&self.text[run_start..self.pos]);
                 self.pos += 1;
                 return Some(out);
@@ -340,12 +348,8 @@ impl Reader<'_> {
 
     fn identifier(&mut self) -> Option<String> {
         let start = self.pos;
-        while let Some(b) = self.peek() {
-            if b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80 {
-                self.pos += 1;
-            } else {
-                break;
-            }
+        while self.peek().is_some_and(is_identifier_byte) {
+            self.pos += 1;
         }
         (self.pos > start).then(|| self.text[start..self.pos].to_string())
     }
@@ -380,31 +384,18 @@ impl Reader<'_> {
         let at = self.after_blanks(at);
         match self.bytes.get(at) {
             None | Some(b'}') => true,
-            Some(b',') => self.key_at(at + 1),
+            Some(b',') => self.key_starts_at(at + 1),
+            // A missing comma before the next key, as the strict reading
+            // repairs it.
+            Some(b'"' | b'\'') => self.key_starts_at(at),
             _ => false,
         }
     }
 
     /// A string whose quotes inside it are its own (see
-    /// [`Self::loose_value`]); unclosed at the end of the text, it is
-    /// repaired.
+    /// [`Self::loose_value`]).
     fn loose_string(&mut self) -> Option<String> {
-        let quote = self.peek()?;
-        let mut at = self.pos + 1;
-        while at < self.bytes.len() {
-            match self.bytes[at] {
-                b'\\' => at += 2,
-                b if b == quote && self.value_ends(at + 1) => {
-                    let inner = self.text.get(self.pos..=at)?;
-                    self.pos = at + 1;
-                    return Some(unescape_loose(&inner[1..inner.len() - 1]));
-                }
-                _ => at += 1,
-            }
-        }
-        let inner = self.text.get(self.pos + 1..)?;
-        self.pos = self.bytes.len();
-        Some(unescape_loose(inner))
+        self.string_closed_by(|reader, at| reader.value_ends(at + 1))
     }
 
     /// Unquoted text up to where its value ends (see
@@ -419,7 +410,8 @@ impl Reader<'_> {
                 b']' | b')' => nested = nested.saturating_sub(1),
                 b'}' if nested == 0 => break,
                 b'}' => nested -= 1,
-                b',' if nested == 0 && self.key_at(at + 1) => break,
+                b',' if nested == 0 && self.key_starts_at(at + 1) => break,
+                b'"' | b'\'' if nested == 0 && self.key_starts_at(at) => break,
                 _ => {}
             }
             at += 1;
@@ -430,7 +422,7 @@ impl Reader<'_> {
     }
 
     /// Whether a key and its `:` start at `at`, after blanks.
-    fn key_at(&self, at: usize) -> bool {
+    fn key_starts_at(&self, at: usize) -> bool {
         let mut at = self.after_blanks(at);
         match self.bytes.get(at) {
             Some(&quote @ (b'"' | b'\'')) => {
@@ -439,12 +431,8 @@ impl Reader<'_> {
                 };
                 at += len + 2;
             }
-            Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {
-                while self
-                    .bytes
-                    .get(at)
-                    .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
-                {
+            Some(&b) if is_identifier_byte(b) && !b.is_ascii_digit() => {
+                while self.bytes.get(at).copied().is_some_and(is_identifier_byte) {
                     at += 1;
                 }
             }
@@ -494,6 +482,12 @@ impl Reader<'_> {
     }
 }
 
+/// Whether byte `b` may be part of an unquoted key (any non-ASCII byte
+/// too: keys in other scripts).
+fn is_identifier_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
+}
+
 /// Whether unquoted `text` starts by calling a constructor
 /// (`AttributedDict([...])`, `Decimal('1.5')`: a name with a capital,
 /// then `(`): a model copying a program's own objects, such as its tool
@@ -506,32 +500,6 @@ fn constructs_an_object(text: &str) -> bool {
         .unwrap_or(text.len());
     let name = &text[..name_end];
     text[name_end..].starts_with('(') && name.chars().any(|c| c.is_ascii_uppercase())
-}
-
-/// The text of a loosely read string, its escapes read as JSON's (`\n`,
-/// `\"`, `\u00e9`); any other escaped character is itself.
-fn unescape_loose(inner: &str) -> String {
-    let mut out = String::with_capacity(inner.len());
-    let mut chars = inner.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('r') => out.push('\r'),
-            Some('u') => {
-                let hex: String = chars.by_ref().take(4).collect();
-                let code = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32);
-                out.push(code.unwrap_or('\u{fffd}'));
-            }
-            Some(other) => out.push(other),
-            None => out.push('\\'),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -645,11 +613,32 @@ mod tests {
             loose("{\"q\": \"say \"hi\" and\\n go"),
             Some(json!({"q": "say \"hi\" and\n go"}))
         );
+        // A missing comma before the next key, as strictly.
+        assert_eq!(
+            loose("{\"path\": \"notes/a.md\" \"start\": 3, \"q\": foo}"),
+            Some(json!({"path": "notes/a.md", "start": 3, "q": "foo"}))
+        );
+        assert_eq!(
+            loose("{\"q\": Rome \"lang\": \"it\"}"),
+            Some(json!({"q": "Rome", "lang": "it"}))
+        );
+        // Keys in other scripts.
+        assert_eq!(
+            loose("{名前: 東京 人口, 数: 3}"),
+            Some(json!({"名前": "東京 人口", "数": 3}))
+        );
+        // Escapes read as JSON's, surrogate pairs too.
+        assert_eq!(
+            loose("{\"q\": \"a \"b\" \\u00e9 \\ud83d\\ude00\\tc"),
+            Some(json!({"q": "a \"b\" é 😀\tc"}))
+        );
         // A program's object copied in is no value.
         assert_eq!(
             loose("{'input': AttributedDict([('type', 'string')])}"),
             None
         );
+        // (So is any capitalised name called: `Log(100)` shows no JSON.)
+        assert_eq!(loose("{\"expression\": Log(100)}"), None);
         assert_eq!(
             loose("{\"expression\": sqrt(16) + 2}"),
             Some(json!({"expression": "sqrt(16) + 2"}))
