@@ -67,6 +67,7 @@
 pub mod agent;
 pub mod budget;
 mod canonical;
+pub mod equation;
 pub mod event;
 pub mod family_calls;
 pub mod harmony;

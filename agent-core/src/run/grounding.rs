@@ -42,6 +42,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::arithmetic::{FalseClaim, false_claims};
+use crate::equation::computed_side;
 use crate::message::{Message, Role};
 use crate::numerals::{GROUP_SPACES, plain_numbers};
 use crate::script::is_spaced_letter;
@@ -386,19 +387,16 @@ fn is_grounded_written(written: &str, known: &Grounding, rule: Rule) -> bool {
         || list_grounded(written, known, rule)
 }
 
-/// `arguments` with each text that is an equation cut to its side that
-/// is computed, the first with a digit (`84000000 - 68000000` of
-/// `84000000 - 68000000 = 17000000`, `3 * 4.75` of `total = 3 * 4.75`):
-/// the result a model writes after `=` is its claim, which the tool
-/// does not compute with, and no number to look up.
+/// `arguments` with each one-line text that is an equation cut to the
+/// side that is computed ([`computed_side`]): the result a model writes
+/// after `=` is its claim, which the tool does not compute with, and no
+/// number to look up. (Texts of several lines, code more than an
+/// expression, are checked whole.)
 fn without_claimed_results(arguments: &Value) -> Value {
     match arguments {
-        Value::String(text) if text.contains('=') => Value::String(
-            text.split('=')
-                .find(|side| side.chars().any(char::is_numeric))
-                .unwrap_or(text)
-                .to_string(),
-        ),
+        Value::String(text) if !text.contains('\n') => {
+            Value::String(computed_side(text).unwrap_or(text).to_string())
+        }
         Value::Array(items) => Value::Array(items.iter().map(without_claimed_results).collect()),
         Value::Object(map) => Value::Object(
             map.iter()

@@ -527,6 +527,12 @@ fn the_result_a_call_claims_after_equals_is_not_checked() {
     // The side computed is still checked.
     let made_up = json!({"expression": "91000000 - 68000000 = 23000000"});
     assert_eq!(g.check("c", &made_up, false), ["91000000"]);
+    // A claim written first is still the claim.
+    let first = json!({"expression": "17000000 = 84000000 - 68000000"});
+    assert!(g.check("d", &first, false).is_empty());
+    // Text of several lines is checked whole.
+    let code = json!({"expression": "x = 84000000\ny = 91000000"});
+    assert_eq!(g.check("e", &code, false), ["91000000"]);
     // An answer's result after `=` is checked as before.
     assert_eq!(
         g.check_answer("84,000,000 - 68,000,000 = 17,000,000", false),

@@ -197,6 +197,7 @@ mod tests {
         assert_eq!(eval("3 * 4.75 + 2 * 1.30 ="), "16.85");
         // A name before `=` is a name.
         assert_eq!(eval("total = 3 * 4.75"), "14.25");
+        assert_eq!(eval("17000000 = 84000000 - 68000000"), "16000000");
         assert!(eval("x = y").contains("unexpected character `=`"));
     }
 

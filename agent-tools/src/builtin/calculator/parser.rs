@@ -2,6 +2,8 @@
 //! computes as it goes, bounded in depth, and [`evaluate`] and
 //! [`evaluate_as_written`], which run the whole pipeline.
 
+use agent_core::equation::computed_side;
+
 use super::arithmetic::{add, div, floor_div, modulo, mul, negate, pow, sub};
 use super::functions::{call_function, constant};
 use super::lexer::{Token, describe, tokenize};
@@ -158,27 +160,11 @@ impl Parser {
     }
 }
 
-/// The side of an equation that is computed: models write the result
-/// they expect (`84000000 - 68000000 = 16000000`), or a name for it
-/// (`total = 3 * 4.75`), into the expression. A side without a digit is
-/// a name; the first side with one is the expression, and what follows
-/// is the model's own claim, left out (the result says what it is).
-/// `None` when `input` has no `=`.
-fn equation_side(input: &str) -> Option<&str> {
-    if !input.contains('=') {
-        return None;
-    }
-    input
-        .split('=')
-        .map(str::trim)
-        .find(|side| side.chars().any(|c| c.is_ascii_digit() || c.is_numeric()))
-}
-
 /// Evaluates `input`, read as people write arithmetic: units after a
 /// number dropped, scale words (`million`) and suffixes (`k`, `M`),
 /// unambiguous percentages, `x` for times, currency signs, `√`,
 /// numbers as other languages write them (`12,5`, `١٥`, `5²`), and one
-/// side of an equation (see [`equation_side`]).
+/// side of an equation (see [`computed_side`]).
 pub fn evaluate(input: &str) -> Result<Number, CalcError> {
     evaluate_as_written(input).map(|(value, _)| value)
 }
@@ -192,7 +178,7 @@ pub fn evaluate_as_written(input: &str) -> Result<(Number, Option<String>), Calc
             "the expression is too long ({length} characters; max {MAX_EXPRESSION_CHARS})"
         )));
     }
-    let spelt = written::spell_out(&localized(equation_side(input).unwrap_or(input)));
+    let spelt = written::spell_out(&localized(computed_side(input).unwrap_or(input)));
     let (tokens, rewritten) = written::plain(tokenize(&spelt)?)?;
     let read_as = (rewritten || spelt != input).then(|| written::render(&tokens));
     if tokens.is_empty() {
