@@ -55,14 +55,21 @@ pub(crate) fn fold(text: &str) -> String {
 }
 
 /// `folded` with its codes written in Latin letters, or `None` when it
-/// has none to rewrite. A code is a word that holds both a digit and a
-/// letter or `×` (`м6×20`, `в-105`, `1920×1080`): its Cyrillic and Greek
-/// letters that look like Latin ones read as those, and its `×` as `x`.
-/// A sheet typed on a Russian keyboard writes the screw size `М6×20`
-/// with a Cyrillic `М`, and a model asks for `M6x20`. Words without a
-/// digit keep their script: `мир` stays Russian.
+/// has none to rewrite. A code is a word (letters, digits, `-` and `×`)
+/// that starts with a letter and holds a digit, every letter of it Latin
+/// or like one (`м6×20`, `в-105`), or digits joined by `×`
+/// (`1920×1080`): its Cyrillic and Greek letters that look like Latin
+/// ones read as those, and its `×` as `x`. A sheet typed on a Russian
+/// keyboard writes the screw size `М6×20` with a Cyrillic `М`, and a
+/// model asks for `M6x20`. A number with its unit (`5кг`, `10см`) and
+/// words without a digit keep their script.
 fn codes_in_latin(folded: &str) -> Option<String> {
-    let is_code_char = |c: char| c.is_alphanumeric() || matches!(c, '×' | '-' | '.' | '/');
+    if !folded.bytes().any(|b| b.is_ascii_digit())
+        || !folded.chars().any(|c| latin_look_alike(c).is_some())
+    {
+        return None;
+    }
+    let is_code_char = |c: char| c.is_alphanumeric() || matches!(c, '×' | '-');
     let mut out = String::with_capacity(folded.len());
     let mut changed = false;
     let mut rest = folded;
@@ -72,9 +79,7 @@ fn codes_in_latin(folded: &str) -> Option<String> {
             .find(|c: char| !is_code_char(c))
             .unwrap_or(rest.len() - start);
         let word = &rest[start..start + word_len];
-        let code = word.chars().any(|c| c.is_ascii_digit())
-            && word.chars().any(|c| c.is_alphabetic() || c == '×');
-        if code {
+        if is_code(word) {
             for c in word.chars() {
                 let latin = latin_look_alike(c);
                 changed |= latin.is_some();
@@ -89,8 +94,21 @@ fn codes_in_latin(folded: &str) -> Option<String> {
     changed.then_some(out)
 }
 
+/// Whether `word` is a code (see [`codes_in_latin`]).
+fn is_code(word: &str) -> bool {
+    let mut chars = word.chars();
+    let starts_with_letter = chars.next().is_some_and(char::is_alphabetic);
+    let letters_latin_like = word
+        .chars()
+        .filter(|c| c.is_alphabetic())
+        .all(|c| c.is_ascii_alphabetic() || latin_look_alike(c).is_some());
+    let has_digit = word.chars().any(|c| c.is_ascii_digit());
+    let digits_times = word.chars().all(|c| c.is_ascii_digit() || c == '×') && word.contains('×');
+    (starts_with_letter && has_digit && letters_latin_like) || digits_times
+}
+
 /// The Latin letter a lower-case Cyrillic or Greek letter (or `×`) looks
-/// like, in capitals or small letters, as codes use them.
+/// like in capitals, as codes write them.
 fn latin_look_alike(c: char) -> Option<char> {
     Some(match c {
         '×' => 'x',
@@ -98,16 +116,19 @@ fn latin_look_alike(c: char) -> Option<char> {
         'в' | 'β' => 'b',
         'е' | 'ε' => 'e',
         'і' | 'ι' => 'i',
+        'ј' => 'j',
         'к' | 'κ' => 'k',
         'м' | 'μ' => 'm',
         'н' | 'η' => 'h',
+        'ν' => 'n',
         'о' | 'ο' => 'o',
         'р' | 'ρ' => 'p',
         'с' => 'c',
+        'ѕ' => 's',
         'т' | 'τ' => 't',
         'у' | 'υ' => 'y',
         'х' | 'χ' => 'x',
-        'ν' => 'v',
+        'ζ' => 'z',
         _ => return None,
     })
 }
@@ -206,8 +227,13 @@ mod tests {
         assert_eq!(fold("Винт М6×20, оцинк."), "винт m6x20, оцинк.");
         assert_eq!(fold("В-105"), "b-105");
         assert_eq!(fold("1920×1080"), "1920x1080");
-        // Words without a digit keep their script.
+        // Words without a digit, numbers with their units and paths keep
+        // their script.
         assert_eq!(fold("Москва мир"), "москва мир");
         assert_eq!(fold("Пакет 3 шт"), "пакет 3 шт");
+        assert_eq!(fold("вес 5кг, 10см"), "вес 5кг, 10см");
+        assert_eq!(fold("склад/остатки2.csv"), "склад/остатки2.csv");
+        // A word with a letter that looks like no Latin one is no code.
+        assert_eq!(fold("Шайба6"), "шайба6");
     }
 }
