@@ -224,6 +224,16 @@ async fn a_miss_in_files_of_another_script_says_to_read_them_for_the_meaning() {
     .unwrap();
     let out = call(&tools, "grep", json!({"pattern": "M6x20"})).await;
     assert!(out.contains("Винт М6×20, оцинк."), "{out}");
+    // A pattern without letters, or a regex, is told nothing about scripts.
+    let out = call(&tools, "grep", json!({"pattern": "4608"})).await;
+    assert!(!out.contains("another script"), "{out}");
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "zinc.*", "is_regex": true}),
+    )
+    .await;
+    assert!(!out.contains("another script"), "{out}");
     // A pattern in the files' own script is told nothing about scripts.
     let out = call(&tools, "grep", json!({"pattern": "болт"})).await;
     assert!(

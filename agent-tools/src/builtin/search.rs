@@ -27,6 +27,7 @@ use serde_json::Value;
 use super::fold::fold;
 use super::names::Name;
 use crate::schema::{LATIN_TEXT_PATTERN, is_latin_text, schema_for, without_property_descriptions};
+use agent_core::script::is_latin_letter;
 
 /// The knowledge base shipped with the crate.
 pub const DEFAULT_KNOWLEDGE_BASE: &str = include_str!("../../data/knowledge_base.json");
@@ -419,8 +420,8 @@ impl Search {
     fn language_hint(&self, query: &str) -> String {
         match &self.language {
             Some(language)
-                if query.chars().any(|c| c.is_alphabetic() && !c.is_ascii())
-                    && !query.chars().any(|c| c.is_ascii_alphabetic()) =>
+                if query.chars().any(char::is_alphabetic)
+                    && !query.chars().any(is_latin_letter) =>
             {
                 format!(" The entries are written in {language}: search with {language} words.")
             }

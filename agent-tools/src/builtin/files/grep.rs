@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use agent_core::script::is_latin_letter;
 use agent_core::{ToolError, ToolOutput};
 
 use super::glob::glob_files;
@@ -262,7 +263,7 @@ fn grep_in(
         let short_files = short_files.filter(|files| !files.is_empty());
         let shown_whole = short_files.is_some();
         let message = match short_files {
-            Some(files) => missed_shown_whole(&args.pattern, case, &scope.named, &files),
+            Some(files) => missed_shown_whole(&args.pattern, is_regex, &scope.named, &files),
             None => {
                 let missed = format!(
                     "no matches for `{}` in {searched} {files_word} {}{case}",
@@ -289,21 +290,32 @@ fn grep_in(
     if more > 0 {
         out.push(format!("[... {more} more matches not shown]"));
     } else if let Some(files) = matched_files.filter(|files| !files.is_empty()) {
-        out.push(shown_whole_text(&files));
+        out.push(shown_whole_text(
+            &files,
+            "They",
+            "here it is whole",
+            "here they are whole",
+        ));
     }
     Grep::Found(ToolOutput::new(out.join("\n")))
 }
 
 /// The sentence of a `grep` that shows short files it searched, each
-/// whole with its line numbers.
-fn shown_whole_text(files: &[(String, String)]) -> String {
+/// whole with its line numbers: `many` names them when they are several
+/// (`They`), and `then_one` or `then_many` says what follows.
+fn shown_whole_text(
+    files: &[(String, String)],
+    many: &str,
+    then_one: &str,
+    then_many: &str,
+) -> String {
     match files {
         [(shown, text)] => format!(
-            "`{shown}`{} is short; here it is whole:\n{}",
+            "`{shown}`{} is short; {then_one}:\n{}",
             dated::weekday_note(shown),
             numbered(&text.lines().collect::<Vec<_>>(), 1)
         ),
-        _ => format!("They are short; here they are whole:{}", files_whole(files)),
+        _ => format!("{many} are short; {then_many}:{}", files_whole(files)),
     }
 }
 
@@ -312,51 +324,51 @@ fn shown_whole_text(files: &[(String, String)]) -> String {
 /// "no matches", a small model answered that the files did not hold what
 /// the question asks, when they held it in other words or another
 /// language (a stock count in a Russian sheet, a budget in a Korean one).
+/// When the pattern's letters and the files' are of different scripts
+/// (a plain pattern), it says so.
 fn missed_shown_whole(
     pattern: &str,
-    case: &str,
+    is_regex: bool,
     scope: &str,
     files: &[(String, String)],
 ) -> String {
-    let other_script = mostly_latin(pattern)
-        != mostly_latin(
-            &files
-                .iter()
-                .map(|(_, text)| text.as_str())
-                .collect::<String>(),
+    let text: String = files.iter().map(|(_, text)| text.as_str()).collect();
+    let other_script = !is_regex
+        && matches!(
+            (mostly_latin(pattern), mostly_latin(&text)),
+            (Some(a), Some(b)) if a != b
         );
-    let script = match (other_script, files.len()) {
-        (false, _) => "",
-        (true, 1) => "; it is written in another script: look for what it means in its words",
-        (true, _) => "; they are written in another script: look for what it means in their words",
+    let case = if is_regex { "" } else { ", ignoring case" };
+    let miss = format!("no line has `{pattern}` as written{case}");
+    let (script_one, script_many) = if other_script {
+        (
+            "; it is written in another script: look for what it means in its words",
+            "; they are written in another script: look for what it means in their words",
+        )
+    } else {
+        ("", "")
     };
-    let miss = format!("no line has `{pattern}` as written{case}{script}");
-    match files {
-        [(shown, text)] => format!(
-            "`{shown}`{} is short; read it for what the question asks ({miss}):\n{}",
-            dated::weekday_note(shown),
-            numbered(&text.lines().collect::<Vec<_>>(), 1)
-        ),
-        _ => format!(
-            "The files {scope} are short; read them for what the question asks ({miss}):{}",
-            files_whole(files)
-        ),
-    }
+    shown_whole_text(
+        files,
+        &format!("The files {scope}"),
+        &format!("read it for what the question asks ({miss}{script_one})"),
+        &format!("read them for what the question asks ({miss}{script_many})"),
+    )
 }
 
-/// Whether most letters of `text` are Latin (a text without letters is).
-fn mostly_latin(text: &str) -> bool {
+/// Whether most letters of `text` are Latin; `None` when it has none.
+fn mostly_latin(text: &str) -> Option<bool> {
     let (latin, other) =
         text.chars()
             .filter(|c| c.is_alphabetic())
             .fold((0usize, 0usize), |(latin, other), c| {
-                if u32::from(c) <= 0x024F {
+                if is_latin_letter(c) {
                     (latin + 1, other)
                 } else {
                     (latin, other + 1)
                 }
             });
-    latin >= other
+    (latin + other > 0).then_some(latin >= other)
 }
 
 /// The gist of a regex error: its last line (the first lines repeat the
