@@ -870,7 +870,7 @@ async fn a_failed_call_that_ran_away_is_told_to_write_it_short() {
     let answers: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
     assert_eq!(
         answers[0],
-        "Error (invalid arguments): `a` is not a number. Your `a` writes one piece again and again \
+        "Error (invalid arguments): `a` is not a number. Your `a` wrote one piece again and again \
          until it was cut off. Write the call again, short, with each part once."
     );
     // A repeated piece that is not a runaway's keeps the tool's own error.

@@ -22,7 +22,7 @@ use super::answer::AnswerCompute;
 use super::fed_back::LastComputed;
 use super::grounding::has_letters;
 use super::reasons::{either, fed_back_reason, ungrounded_reason};
-use super::runaway::runaway_argument;
+use super::runaway::note_runaway_argument;
 use super::{Phase, Run, State};
 
 /// What happens to one call of a round.
@@ -423,33 +423,6 @@ impl Run {
             ),
         }
     }
-}
-
-/// Notes on a failed call whose argument writes one piece again and
-/// again (the reply ran away until it was cut) that the call is to be
-/// written again, short; whether it did. The tool's own error names only
-/// the symptom (`the expression ends too early`), and a model shown it
-/// writes the same runaway again. A call that worked keeps its result
-/// alone: a sum of many equal amounts repeats a piece too.
-fn note_runaway_argument(arguments: &Value, observation: &mut Observation) -> bool {
-    if observation.error.is_none() {
-        return false;
-    }
-    let Some(name) = runaway_argument(arguments) else {
-        return false;
-    };
-    let which = if name.is_empty() {
-        "The input".to_string()
-    } else {
-        format!("Your `{name}`")
-    };
-    let ended = observation.content.trim_end().ends_with(['.', '!', '?']);
-    observation.content.push_str(&format!(
-        "{} {which} writes one piece again and again until it was cut off. \
-         Write the call again, short, with each part once.",
-        if ended { "" } else { "." },
-    ));
-    true
 }
 
 /// The run's tools that find things rather than compute on numbers.

@@ -10,12 +10,14 @@
 //! zeros, it sent those eight again. A repeated piece keeps its first
 //! copy, which the model meant; a repeated character goes whole, since
 //! its first may be part of the runaway too (a number's zeros). The
-//! trace's `ModelResponded` event keeps the reply as it came.
+//! trace's `ModelResponded` event keeps the reply as it came. A call that
+//! ran away and failed is told so in its observation.
 
 use serde_json::Value;
 
 use crate::message::{Message, Role};
 use crate::model::RUNAWAY_PERIOD;
+use crate::tool::Observation;
 
 /// One character repeated this many times in a row is a runaway.
 const RUNAWAY_CHARS: usize = 32;
@@ -42,9 +44,36 @@ pub(super) fn cut_runaways(message: &mut Message) {
     }
 }
 
+/// Notes on a failed call whose argument wrote one piece again and
+/// again (the reply ran away until it was cut) that the call is to be
+/// written again, short; whether it did. The tool's own error names only
+/// the symptom (`the expression ends too early`), and a model shown it
+/// writes the same runaway again. A call that worked keeps its result
+/// alone: a sum of many equal amounts repeats a piece too.
+pub(super) fn note_runaway_argument(arguments: &Value, observation: &mut Observation) -> bool {
+    if observation.error.is_none() {
+        return false;
+    }
+    let Some(name) = runaway_argument(arguments) else {
+        return false;
+    };
+    let which = if name.is_empty() {
+        "The input".to_string()
+    } else {
+        format!("Your `{name}`")
+    };
+    let ended = observation.content.trim_end().ends_with(['.', '!', '?']);
+    observation.content.push_str(&format!(
+        "{} {which} wrote one piece again and again until it was cut off. \
+         Write the call again, short, with each part once.",
+        if ended { "" } else { "." },
+    ));
+    true
+}
+
 /// The name of the first argument of a call whose text holds a runaway
 /// (`""` when the arguments are one bare text), or `None`.
-pub(super) fn runaway_argument(arguments: &Value) -> Option<String> {
+fn runaway_argument(arguments: &Value) -> Option<String> {
     match arguments {
         Value::String(text) => has_runaway(text).then(String::new),
         Value::Array(items) => items.iter().find_map(runaway_argument),
@@ -82,13 +111,10 @@ fn cut_in_value(value: &mut Value) {
 /// first copy); `None` when it has none (the common case, found with a
 /// few comparisons per sixteen bytes and without allocating).
 fn without_runaways(text: &str) -> Option<String> {
-    if !may_run_away(text.as_bytes()) {
+    if !has_runaway(text) {
         return None;
     }
     let runaways = runaways(text);
-    if runaways.is_empty() {
-        return None;
-    }
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     for Runaway { start, kept, end } in runaways {
