@@ -105,8 +105,9 @@ pub(crate) fn read_action(text: &str, value: usize, limit: usize) -> ActionValue
     if let Some(named) = colon_call(line, line_end) {
         return named;
     }
-    let args_at = line.find(['(', '{', '[', '（']).map(|i| line_at + i);
-    let raw_name = &text[line_at..args_at.unwrap_or(line_at + line.len())];
+    let args_in_line = line.find(['(', '{', '[', '（']);
+    let raw_name = &line[..args_in_line.unwrap_or(line.len())];
+    let args_at = args_in_line.map(|i| line_at + i);
     let name = clean_name(raw_name);
     if name.is_empty() {
         return ActionValue::Invalid("the `Action:` line does not name a tool".into());

@@ -169,8 +169,13 @@ impl Grounding {
     /// the first time too: it computes from nothing the question or a
     /// result gave.
     pub(super) fn check(&mut self, key: &str, arguments: &Value, can_look_up: bool) -> Vec<String> {
-        let computed = without_claimed_results(arguments);
-        let arguments = &computed;
+        let computed;
+        let arguments = if holds_equation(arguments) {
+            computed = without_claimed_results(arguments);
+            &computed
+        } else {
+            arguments
+        };
         let learned = self.known.len();
         let mut missing = Vec::new();
         if self.warned.contains(key) {
@@ -404,6 +409,18 @@ fn without_claimed_results(arguments: &Value) -> Value {
                 .collect(),
         ),
         other => other.clone(),
+    }
+}
+
+/// Whether a string of `value` (at any depth) holds an `=` or `＝`: only
+/// then is there a claim to cut (the common call is checked as it is,
+/// not copied).
+fn holds_equation(value: &Value) -> bool {
+    match value {
+        Value::String(text) => text.contains(['=', '＝']),
+        Value::Array(items) => items.iter().any(holds_equation),
+        Value::Object(map) => map.values().any(holds_equation),
+        _ => false,
     }
 }
 
