@@ -241,6 +241,23 @@ fn long_finish(text: &str, at: usize, line: &str, limit: usize) -> Option<Action
     })
 }
 
+/// A reply whose first line is a paper-style step and nothing else
+/// (`search[<query>]`, `Finish[<answer>]`), as a model writes it when the
+/// prompt ended on its `Action:` label: the step, when the name is a plain
+/// identifier (a sentence with brackets in it is no step).
+pub(crate) fn bare_paper_step(text: &str) -> Option<ActionValue> {
+    let at = text.len() - text.trim_start().len();
+    let line = &text[at..];
+    let line = &line[..line.find('\n').unwrap_or(line.len())];
+    let name = &line[..line.find('[')?];
+    let identifier = name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !identifier {
+        return None;
+    }
+    paper_style(line, at)
+}
+
 /// `Tool[input]` (no space before `[`) and `Finish[answer]`.
 fn paper_style(line: &str, at: usize) -> Option<ActionValue> {
     let trimmed = line.trim_end();

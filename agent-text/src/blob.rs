@@ -61,7 +61,7 @@ const NAME_KEYS: [(&str, bool); 5] = [
 ];
 
 /// Keys that hold the input.
-const INPUT_KEYS: [&str; 9] = [
+const INPUT_KEYS: [&str; 12] = [
     "action_input",
     "action_inputs",
     "tool_input",
@@ -69,6 +69,10 @@ const INPUT_KEYS: [&str; 9] = [
     "arguments",
     "args",
     "parameters",
+    // MemGPT / Letta (`{"function": …, "params": …}`)
+    "params",
+    "tool_args",
+    "tool_params",
     // smolagents' tool-calling agent
     "tool_arguments",
     // Semantic Kernel's stepwise planner
@@ -125,6 +129,15 @@ pub(crate) fn read_blob(text: &str, at: usize) -> Blob {
     }
     match value {
         Value::Object(object) => from_object(object, end),
+        // A list of calls (`[{"name": …, "arguments": …}, …]`): the first
+        // is the step.
+        Value::Array(mut calls) if !calls.is_empty() => match calls.swap_remove(0) {
+            Value::Object(object) => match from_object(object, end) {
+                step @ (Blob::Action { .. } | Blob::Final { .. }) => step,
+                _ => Blob::NotAction { end },
+            },
+            _ => Blob::NotAction { end },
+        },
         _ => Blob::NotAction { end },
     }
 }
@@ -163,6 +176,7 @@ fn with_plain_keys(object: Map<String, Value>) -> Map<String, Value> {
 
 /// The call inside an OpenAI-style wrapper printed as text:
 /// `{"tool_calls": [{…}]}` (the first call), `{"tool_call": {…}}`,
+/// `{"function_call": {…}}` (OpenAI's legacy field),
 /// `{"function": {"name": …, "arguments": …}}` and AutoGPT's
 /// `{"thoughts": {"text": …}, "command": {"name": …, "args": …}}`. Any other object is
 /// returned as it is.
@@ -172,7 +186,9 @@ fn unwrapped_call(mut object: Map<String, Value>) -> Map<String, Value> {
     {
         object = first.clone();
     } else if object.len() == 1
-        && let Some(Value::Object(call)) = object.get("tool_call")
+        && let Some(Value::Object(call)) = object
+            .get("tool_call")
+            .or_else(|| object.get("function_call"))
     {
         object = call.clone();
     }
@@ -192,6 +208,16 @@ fn unwrapped_call(mut object: Map<String, Value>) -> Map<String, Value> {
         return call;
     }
     object
+}
+
+/// The arguments of a call written flat beside its name (`{"action":
+/// <tool>, "query": <text>}`): every other key but the thought and the
+/// call's `type` and `id`.
+fn flat_arguments(mut object: Map<String, Value>, name_key: &str) -> Value {
+    for key in [name_key, "thought", "type", "id"] {
+        object.remove(key);
+    }
+    Value::Object(object)
 }
 
 /// The answer a final-answer call carries: its text, or the one text in
@@ -226,11 +252,11 @@ pub(crate) fn from_object(object: Map<String, Value>, end: usize) -> Blob {
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .map(str::to_string);
-    let Some((name, input_required)) = NAME_KEYS.iter().find_map(|(key, required)| {
+    let Some((name_key, name, input_required)) = NAME_KEYS.iter().find_map(|(key, required)| {
         object
             .get(*key)
             .and_then(Value::as_str)
-            .map(|name| (name.to_string(), *required))
+            .map(|name| (*key, name.to_string(), *required))
     }) else {
         return match object.get("final_answer") {
             Some(Value::String(answer)) => Blob::Final {
@@ -246,7 +272,7 @@ pub(crate) fn from_object(object: Map<String, Value>, end: usize) -> Blob {
     if input.is_none() && input_required {
         return Blob::NotAction { end };
     }
-    let input = input.unwrap_or(Value::Object(Map::new()));
+    let input = input.unwrap_or_else(|| flat_arguments(object, name_key));
     let lowered = name.trim().to_ascii_lowercase().replace('_', " ");
     if matches!(lowered.as_str(), "final answer" | "answer" | "finish") {
         return Blob::Final {

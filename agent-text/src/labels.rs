@@ -257,7 +257,7 @@ fn dspy_field(line: &str) -> Option<Label> {
 
 /// Labels as models translate them, lower-cased, words split by one
 /// space. Only read at a line start, before a colon.
-const TRANSLATED: [(&str, Label); 192] = [
+const TRANSLATED: [(&str, Label); 193] = [
     // Thought
     ("pensée", Label::Thought),
     ("réflexion", Label::Thought),
@@ -310,6 +310,7 @@ const TRANSLATED: [(&str, Label); 192] = [
     ("réponse finale", Label::FinalAnswer),
     ("réponse", Label::FinalAnswer),
     ("endgültige antwort", Label::FinalAnswer),
+    ("finale antwort", Label::FinalAnswer),
     ("antwort", Label::FinalAnswer),
     ("respuesta final", Label::FinalAnswer),
     ("respuesta", Label::FinalAnswer),
@@ -468,12 +469,11 @@ fn label_word(head: &str) -> Option<Label> {
     let head: String = head
         .chars()
         .filter(|c| *c != '*')
-        .flat_map(|c| {
-            if c == '_' {
-                ' '.to_lowercase()
-            } else {
-                c.to_lowercase()
-            }
+        .flat_map(|c| match c {
+            '_' => ' '.to_lowercase(),
+            // `Entrée de l’action`: a typographic apostrophe.
+            '’' => '\''.to_lowercase(),
+            c => c.to_lowercase(),
         })
         .collect();
     let head = head
@@ -487,16 +487,26 @@ fn label_word(head: &str) -> Option<Label> {
     let words: Vec<&str> = head.split_whitespace().collect();
     match words.as_slice() {
         ["thought"] | ["thoughts"] | ["thinking"] => Some(Label::Thought),
-        ["action"] | ["tool"] => Some(Label::Action),
+        // Qwen-Agent's markers: `✿FUNCTION✿:`, `✿ARGS✿:`, `✿RESULT✿:`,
+        // `✿RETURN✿:`.
+        ["action"] | ["tool"] | ["✿function✿"] => Some(Label::Action),
         ["action", "input"]
         | ["actioninput"]
         | ["action", "inputs"]
         | ["input"]
-        | ["tool", "input"] => Some(Label::ActionInput),
-        ["observation"] | ["observations"] => Some(Label::Observation),
+        | ["tool", "input"]
+        | ["✿args✿"] => Some(Label::ActionInput),
+        ["observation"] | ["observations"] | ["✿result✿"] => Some(Label::Observation),
+        // The next turn a model writes on its own (`Question:` of the
+        // ReAct prompt, `Human:` of a chat transcript) ends the step as a
+        // hallucinated observation does.
+        ["question"] | ["new", "question"] | ["human"] => Some(Label::Observation),
         ["final", "answer"]
+        | ["final", "response"]
+        | ["final", "output"]
         | ["finalanswer"]
         | ["answer"]
+        | ["✿return✿"]
         // LangChain's conversational agent answers after its AI prefix.
         | ["ai"]
         | ["the", "final", "answer", "is"]

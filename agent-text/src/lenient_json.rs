@@ -232,12 +232,20 @@ impl Reader<'_> {
                 self.value()?
             };
             map.insert(key, value);
+            let value_end = self.pos;
             self.skip();
             match self.peek() {
                 Some(b',') => self.pos += 1,
                 // A missing comma before the next key: repaired.
                 Some(b'"' | b'\'') => {}
                 Some(b'}') | None => {}
+                // Left open at the end of a line, with text that is no
+                // key after it (the model went on in words): it ends
+                // there, as it would at the end of the text.
+                Some(_) if self.text[value_end..self.pos].contains('\n') => {
+                    self.pos = value_end;
+                    return Some(Value::Object(map));
+                }
                 Some(_) => return None,
             }
         }

@@ -5,8 +5,9 @@
 //!    action written as a call), or `Final Answer` / `Answer`, whichever
 //!    completes first; the rest is speculation and is dropped.
 //! 2. A hallucinated `Observation` (with or without colon) ends the step,
-//!    and so does a partial `Observ` at the very end, or an end-of-turn
-//!    token a model leaks (`<|im_end|>`, `<|eot_id|>`…).
+//!    and so does a partial `Observ` at the very end, a next turn the
+//!    model writes itself (`Question:`, `Human:` at a line start), or an
+//!    end-of-turn token a model leaks (`<|im_end|>`, `<|eot_id|>`…).
 //! 3. Inputs (see [`decode_input`]): any JSON value
 //!    reaches the tool whole; a fence is stripped when it holds JSON; text
 //!    meant as JSON that cannot be read is a format error; other text is
@@ -15,9 +16,10 @@
 //!    markdown, step numbers, `_` for space, full-width colons) and
 //!    strictly mid-line, so a whole step on one line or a label glued to
 //!    the word before it is read. Paper style `Tool[arg]` is an action and
-//!    `Finish[x]` a final answer; a JSON blob (`action`/`action_input`, or
-//!    `name`/`arguments`, keys in any case, spaces for `_`) is an action
-//!    too.
+//!    `Finish[x]` a final answer, after `Action:` or as the reply's first
+//!    line; a JSON blob (`action`/`action_input`, or `name`/`arguments`,
+//!    keys in any case, spaces for `_`, arguments flat beside the name, a
+//!    list of calls) is an action too.
 //! 5. No markers, an `Action` with no input, a sentence where the tool
 //!    name should be, and empty output are errors, never silently a final
 //!    answer (unless `implicit_final_answer`).
@@ -38,10 +40,10 @@ use agent_core::family_calls::{
 };
 use agent_core::kimi::read_kimi_calls;
 
-use crate::action::{ActionValue, read_action};
-use crate::blob::{Blob, answer_text, read_blob};
+use crate::action::{ActionValue, bare_paper_step, read_action};
+use crate::blob::{Blob, answer_text, read_blob, skip_space};
 use crate::input::{decode_input, decode_plain, read_input, without_stray_fence};
-use crate::labels::{Event, Found, Label, Mode, Scanner, input_words_after};
+use crate::labels::{Event, Found, Label, Mode, Scanner, floor_boundary, input_words_after};
 
 /// The decision parsed from one model output. Its JSON form is stable:
 /// `{"kind":"action","tool":…,"input":…}`, `{"kind":"final","answer":…}`,
@@ -405,6 +407,24 @@ fn parse_body(text: &str, range: Range<usize>, thought: String, options: ParseOp
             end: offset + end,
         };
     }
+    match bare_paper_step(body) {
+        Some(ActionValue::Paper { name, input, end }) => {
+            return Parsed::Action {
+                tool: name,
+                input,
+                thought: reasoning,
+                end: offset + end,
+            };
+        }
+        Some(ActionValue::Finish { answer, end }) => {
+            return Parsed::Final {
+                answer,
+                thought: reasoning,
+                end: offset + end,
+            };
+        }
+        _ => {}
+    }
     // Functionary's answer after its `>>>all` recipient line.
     if !walk.saw_marker
         && let Some(answer) = functionary_prose(body).and_then(clean)
@@ -596,6 +616,9 @@ impl Walk<'_> {
                 None => break self.text.len(),
             }
         };
+        if let Some(step) = self.step_in_answer(found) {
+            return step;
+        }
         let raw = without_stray_fence(self.text[found.value..end].trim_end());
         match fenced_answer_call(raw).or_else(|| clean(raw)) {
             Some(answer) => Parsed::Final {
@@ -607,6 +630,50 @@ impl Walk<'_> {
                 reason: "the Final Answer was empty".into(),
                 tool: None,
             },
+        }
+    }
+
+    /// A final answer whose text is a JSON step, maybe after a role word
+    /// (`AI: ` then `Assistant: ```json {"action": "Final Answer", …}```
+    /// from LangChain's conversational agent, whose `AI:` prefix is read
+    /// as the answer's label): the blob's answer; its call only when the
+    /// label was that `AI:` prefix, which says nothing of the step.
+    fn step_in_answer(&mut self, found: Found) -> Option<Parsed> {
+        let mut at = skip_space(self.text, found.value);
+        let lower = self.text[at..floor_boundary(self.text, at + 10)].to_ascii_lowercase();
+        if let Some(role) = ["assistant:", "ai:"]
+            .iter()
+            .find(|r| lower.starts_with(**r))
+        {
+            at = skip_space(self.text, at + role.len());
+        }
+        if !(self.text[at..].starts_with('{') || self.text[at..].starts_with("```")) {
+            return None;
+        }
+        let label = self.text[found.start..found.value].trim_matches(|c: char| !c.is_alphabetic());
+        let ai_prefix = label.eq_ignore_ascii_case("ai");
+        match read_blob(self.text, at) {
+            Blob::Final {
+                answer,
+                thought,
+                end,
+            } => Some(Parsed::Final {
+                answer,
+                thought: self.thought_with(thought),
+                end,
+            }),
+            Blob::Action {
+                tool,
+                input,
+                thought,
+                end,
+            } if ai_prefix => Some(Parsed::Action {
+                tool,
+                input,
+                thought: self.thought_with(thought),
+                end,
+            }),
+            _ => None,
         }
     }
 

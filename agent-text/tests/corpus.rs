@@ -55,6 +55,11 @@ fn calls_in_families_own_formats_parse_as_expected() {
     check_cases(include_str!("data/family_calls.jsonl"), 27);
 }
 
+#[test]
+fn outputs_in_notebooks_and_issue_threads_parse_as_expected() {
+    check_cases(include_str!("data/notebook_and_issue_outputs.jsonl"), 47);
+}
+
 /// Whether a case's text parses to its `expect`.
 fn matches_expect(case: &Value) -> bool {
     let expect = &case["expect"];

@@ -1,0 +1,171 @@
+//! Shapes of real output found in notebooks and issue threads (see
+//! `data/notebook_and_issue_outputs.jsonl`), each with variants of our
+//! own: a turn the model writes on after its step, a JSON step after the
+//! conversational `AI:` prefix, a paper-style step as the whole reply,
+//! Qwen-Agent's `✿FUNCTION✿` markers, call objects keyed other ways, and
+//! more ways to write the answer's label.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use agent_text::{Parsed, parse};
+use serde_json::{Value, json};
+
+fn action(tool: &str, input: Value) -> Value {
+    json!({"kind": "action", "tool": tool, "input": input})
+}
+
+fn final_answer(answer: &str) -> Value {
+    json!({"kind": "final", "answer": answer})
+}
+
+fn j(text: &str) -> Value {
+    parse(text).to_json()
+}
+
+#[test]
+fn a_next_turn_written_by_the_model_ends_the_step() {
+    assert_eq!(
+        j("Final Answer: Hello!\n\nHuman: and now the next one?"),
+        final_answer("Hello!")
+    );
+    assert_eq!(
+        j("Thought: done\nFinal Answer: about four\nQuestion: what else is there?\nThought: more"),
+        final_answer("about four")
+    );
+    assert_eq!(
+        j("Action: search\nAction Input: tallest tower\nNew question: how old is it?"),
+        action("search", json!("tallest tower"))
+    );
+    // The question echoed before the step is not its thought.
+    match parse(
+        "Question: how far is it?\nThought: look it up\nAction: search\nAction Input: {\"query\": \"distance\"}",
+    ) {
+        Parsed::Action { thought, .. } => assert_eq!(thought.as_deref(), Some("look it up")),
+        other => panic!("expected an action, got {other:?}"),
+    }
+    // A question inside the answer's line is the answer's text.
+    assert_eq!(
+        j("Final Answer: The question: is it open? Yes."),
+        final_answer("The question: is it open? Yes.")
+    );
+}
+
+#[test]
+fn a_json_step_after_the_conversational_prefix_is_the_step() {
+    assert_eq!(
+        j(
+            "AI: \nAssistant: ```json\n{\"action\": \"Final Answer\", \"action_input\": \"It is <answer>.\"}\n```"
+        ),
+        final_answer("It is <answer>.")
+    );
+    assert_eq!(
+        j("AI: {\"action\": \"search\", \"action_input\": \"the weather\"}"),
+        action("search", json!("the weather"))
+    );
+    assert_eq!(
+        j("Final Answer: {\"action\": \"Final Answer\", \"action_input\": \"done\"}"),
+        final_answer("done")
+    );
+    // Data given as the answer stays the answer.
+    assert_eq!(
+        j("Final Answer: {\"name\": \"x\", \"size\": 3}"),
+        final_answer("{\"name\": \"x\", \"size\": 3}")
+    );
+    // Under a real answer label, a call is not run: the answer was given.
+    assert_eq!(
+        j("Final Answer: {\"action\": \"search\", \"action_input\": \"q\"}"),
+        final_answer("{\"action\": \"search\", \"action_input\": \"q\"}")
+    );
+}
+
+#[test]
+fn a_paper_style_step_may_be_the_whole_reply() {
+    assert_eq!(
+        j("search[tallest tower]"),
+        action("search", json!("tallest tower"))
+    );
+    assert_eq!(j("click[< Prev]\n"), action("click", json!("< Prev")));
+    assert_eq!(
+        j("lookup[the capital]\nObservation: invented"),
+        action("lookup", json!("the capital"))
+    );
+    assert_eq!(j("Finish[SUPPORTS]"), final_answer("SUPPORTS"));
+    // Brackets in a sentence are no step.
+    assert!(matches!(
+        parse("I would use search[x] here"),
+        Parsed::Error { .. }
+    ));
+    assert!(matches!(parse("see [1] for more"), Parsed::Error { .. }));
+}
+
+#[test]
+fn qwen_agent_markers_are_labels() {
+    assert_eq!(
+        j("✿FUNCTION✿: get_weather\n✿ARGS✿: {\"city\": \"<city>\"}\n✿RESULT✿: sunny"),
+        action("get_weather", json!({"city": "<city>"}))
+    );
+    assert_eq!(
+        j("✿FUNCTION✿: a\n✿ARGS✿: {}\n✿FUNCTION✿: b\n✿ARGS✿: {}"),
+        action("a", json!({}))
+    );
+    assert_eq!(j("✿RETURN✿: It is mild."), final_answer("It is mild."));
+}
+
+#[test]
+fn call_objects_keyed_other_ways_keep_their_arguments() {
+    assert_eq!(
+        j("{\"function\": \"send\", \"params\": {\"message\": \"hi\"}}"),
+        action("send", json!({"message": "hi"}))
+    );
+    assert_eq!(
+        j("{\"tool_name\": \"search\", \"tool_args\": {\"query\": \"q\"}}"),
+        action("search", json!({"query": "q"}))
+    );
+    assert_eq!(
+        j(
+            "{\"function_call\": {\"name\": \"search\", \"arguments\": \"{\\\"query\\\": \\\"q\\\"}\"}}"
+        ),
+        action("search", json!({"query": "q"}))
+    );
+    // Arguments written flat beside the name.
+    assert_eq!(
+        j("{\"action\": \"search\", \"query\": \"q\", \"thought\": \"look\"}"),
+        action("search", json!({"query": "q"}))
+    );
+    // A fenced list of calls: the first is the step.
+    assert_eq!(
+        j(
+            "```json\n[{\"name\": \"a\", \"arguments\": {\"x\": 1}}, {\"name\": \"b\", \"arguments\": {}}]\n```"
+        ),
+        action("a", json!({"x": 1}))
+    );
+    // A list of data is no step.
+    assert!(matches!(
+        parse("```json\n[1, 2, 3]\n```"),
+        Parsed::Error { .. }
+    ));
+    // An object left open at a line's end, then words: it ends there.
+    assert_eq!(
+        j(
+            "{\n\"function\": \"send\",\n\"params\": {\"message\": \"hi\"}\nFUNCTION RETURN {\"status\": \"OK\"}"
+        ),
+        action("send", json!({"message": "hi"}))
+    );
+}
+
+#[test]
+fn more_ways_to_label_the_answer() {
+    assert_eq!(
+        j("Final Response: It is late."),
+        final_answer("It is late.")
+    );
+    assert_eq!(j("Final Output: 3 files"), final_answer("3 files"));
+    assert_eq!(
+        j("Finale Antwort: Es ist spät."),
+        final_answer("Es ist spät.")
+    );
+    assert_eq!(
+        j("Action : search\nEntrée de l’action : {\"query\": \"q\"}"),
+        action("search", json!({"query": "q"}))
+    );
+}
