@@ -40,6 +40,59 @@ const REFUSALS: [&str; 28] = [
     "no entry",
 ];
 
+/// The same, in the other languages a task may be asked in (an agent may
+/// answer in the question's language).
+const REFUSALS_IN_OTHER_LANGUAGES: [&str; 40] = [
+    // Spanish
+    "no puedo",
+    "no encontr",
+    "no hay información",
+    "no se encuentra",
+    "no contiene",
+    // Portuguese
+    "não consigo",
+    "não posso",
+    "não encontr",
+    "não há informação",
+    "não contém",
+    // French
+    "ne peux pas",
+    "impossible de",
+    "pas trouvé",
+    "aucune information",
+    "ne contient pas",
+    // Italian
+    "non posso",
+    "non riesco",
+    "non ho trovato",
+    "nessuna informazione",
+    "non contiene",
+    // German
+    "kann nicht",
+    "nicht gefunden",
+    "nicht finden",
+    "keine information",
+    "enthält keine",
+    // Russian
+    "не могу",
+    "не удалось",
+    "нет информации",
+    "не найден",
+    // Polish, Turkish
+    "nie mogę",
+    "nie znalaz",
+    "bulamad",
+    "bulunamad",
+    // Chinese, Japanese
+    "无法",
+    "找不到",
+    "没有找到",
+    "未找到",
+    "見つかりません",
+    "できません",
+    "わかりません",
+];
+
 /// Lower case, digit-group separators removed, whitespace collapsed.
 pub(crate) fn normalize(text: &str) -> String {
     let chars: Vec<char> = text.to_lowercase().chars().collect();
@@ -118,7 +171,10 @@ pub(crate) fn is_right(task: &Task, answer: Option<&str>) -> bool {
     };
     let answer = normalize(answer);
     if task.refusal {
-        let refuses = REFUSALS.iter().any(|p| answer.contains(p));
+        let refuses = REFUSALS
+            .iter()
+            .chain(&REFUSALS_IN_OTHER_LANGUAGES)
+            .any(|p| answer.contains(p));
         let invents = task
             .forbidden
             .iter()
@@ -191,6 +247,13 @@ mod tests {
             &refusal,
             Some("The salary is not provided in the file.")
         ));
+        assert!(is_right(
+            &refusal,
+            Some("No encontré esa información en los archivos.")
+        ));
+        assert!(is_right(&refusal, Some("Das kann ich nicht finden.")));
+        assert!(is_right(&refusal, Some("资料中找不到这个信息。")));
+        assert!(!is_right(&refusal, Some("Es sind 47.")));
         assert!(!is_right(&refusal, Some("It is 47.")));
         assert!(!is_right(&refusal, Some("I cannot say, maybe 47.")));
         assert!(!is_right(&refusal, None));
