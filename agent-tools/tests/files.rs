@@ -776,6 +776,33 @@ async fn grep_sums_up_the_matching_rows_of_a_table() {
 }
 
 #[tokio::test]
+async fn grep_reads_a_table_written_the_european_way() {
+    let f = fixture();
+    let tools = tools(&f.root, true);
+    // Cells split on `;`, numbers with a decimal comma and point groups.
+    std::fs::write(
+        f.root.join("gastos.csv"),
+        "fecha;concepto;categoría;importe (€)\n12/08;Estación A;gasolina;61,35\n\
+         12/08;Comida;comida;38,90\n14/08;Estación B;gasolina;1.047,80 €\n",
+    )
+    .unwrap();
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "gasolina", "path": "gastos.csv"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        out,
+        "gastos.csv:2: fecha: 12/08 | concepto: Estación A | categoría: gasolina | importe (€): 61,35\n\
+         gastos.csv:4: fecha: 14/08 | concepto: Estación B | categoría: gasolina | importe (€): 1.047,80 €\n\
+         gastos.csv: the 2 matching rows: `importe (€)` sum 1109.15, mean 554.575, \
+         highest 1.047,80 € (line 4: 14/08, Estación B), lowest 61,35 (line 2: 12/08, Estación A)"
+    );
+}
+
+#[tokio::test]
 async fn edit_file_refuses_unless_old_matches_exactly_once() {
     let f = fixture();
     let tools = tools(&f.root, false);

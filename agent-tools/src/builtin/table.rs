@@ -5,11 +5,19 @@
 use std::path::Path;
 
 /// The cell separator of a table whose first line names its columns
-/// (`.csv`: `,`, `.tsv`: a tab); `None` for other files.
-pub(super) fn table_separator(path: &Path) -> Option<char> {
+/// (`.csv`: `,`, or `;` when its header has more of those, as
+/// spreadsheets in much of Europe write it; `.tsv`: a tab); `None` for
+/// other files.
+pub(super) fn table_separator(path: &Path, text: &str) -> Option<char> {
     let extension = path.extension().and_then(|e| e.to_str())?;
     if extension.eq_ignore_ascii_case("csv") {
-        Some(',')
+        let header = text.lines().next().unwrap_or_default();
+        let semicolons = header.matches(';').count();
+        Some(if semicolons > header.matches(',').count() {
+            ';'
+        } else {
+            ','
+        })
     } else if extension.eq_ignore_ascii_case("tsv") {
         Some('\t')
     } else {
@@ -63,7 +71,7 @@ pub(super) fn cells(line: &str, separator: char) -> Vec<String> {
 /// `column `NAME`: v1, v2, …` for the one column of the table `text`
 /// whose name `regex` matches; `None` when it matches none or several.
 pub(super) fn column_values(text: &str, path: &Path, regex: &regex::Regex) -> Option<String> {
-    let separator = table_separator(path)?;
+    let separator = table_separator(path, text)?;
     let mut lines = text.lines();
     let header = cells(lines.next()?, separator);
     let mut named = header.iter().enumerate().filter(|(_, h)| regex.is_match(h));
@@ -87,15 +95,15 @@ pub(super) fn column_values(text: &str, path: &Path, regex: &regex::Regex) -> Op
         "column `{name}` ({} rows): {}{}",
         rows.len(),
         shown.join(", "),
-        column_summary(&rows)
+        column_summary(&rows, separator)
     ))
 }
 
 /// `; sum …, mean …` for a column whose every cell is a plain number
 /// (a small model asked for a column usually wants to add it up, and
-/// adds badly); empty otherwise.
-pub(super) fn column_summary(rows: &[String]) -> String {
-    let numbers: Option<Vec<f64>> = rows.iter().map(|v| plain_value(v)).collect();
+/// adds badly); empty otherwise. `separator` is the table's.
+pub(super) fn column_summary(rows: &[String], separator: char) -> String {
+    let numbers: Option<Vec<f64>> = rows.iter().map(|v| plain_value(v, separator)).collect();
     match numbers {
         Some(numbers) if numbers.len() >= 2 => {
             let sum: f64 = numbers.iter().sum();
@@ -113,15 +121,50 @@ pub(super) fn plain_number(x: f64) -> String {
     if s == "-0" { "0".into() } else { s.to_string() }
 }
 
-/// The value of a cell written as a plain number (digits, a point, a
-/// minus sign); `None` for anything else.
-fn plain_value(cell: &str) -> Option<f64> {
-    let plain = cell.trim();
-    let is_plain = !plain.is_empty()
-        && plain
-            .chars()
-            .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-'));
-    is_plain.then(|| plain.parse::<f64>().ok()).flatten()
+/// Currency signs a cell's number may carry before or after it.
+const CURRENCY_SIGNS: [char; 6] = ['€', '$', '£', '¥', '₹', '₽'];
+
+/// The value of a cell written as a plain number: digits, a minus sign,
+/// a decimal mark, digit groups, maybe a currency sign (`€ 61.35`,
+/// `1,290.50 $`). A table separated by `;` writes a decimal comma and
+/// groups with points (`61,35`, `1.290,50`); other tables the other way
+/// round. `None` for anything else.
+fn plain_value(cell: &str, separator: char) -> Option<f64> {
+    let plain = cell
+        .trim()
+        .trim_start_matches(CURRENCY_SIGNS)
+        .trim_end_matches(CURRENCY_SIGNS)
+        .trim();
+    let (group, decimal) = if separator == ';' {
+        ('.', ',')
+    } else {
+        (',', '.')
+    };
+    let (sign, digits) = match plain.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", plain),
+    };
+    let (whole, fraction) = match digits.split_once(decimal) {
+        Some((whole, fraction)) => (whole, Some(fraction)),
+        None => (digits, None),
+    };
+    let mut groups = whole.split(group);
+    let first = groups.next()?;
+    let grouped_right = groups.all(|g| g.len() == 3 && g.bytes().all(|b| b.is_ascii_digit()));
+    let whole_right = !first.is_empty()
+        && first.bytes().all(|b| b.is_ascii_digit())
+        && (first.len() <= 3 || !whole.contains(group));
+    let fraction_right =
+        fraction.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
+    if !(grouped_right && whole_right && fraction_right) {
+        return None;
+    }
+    let number = format!(
+        "{sign}{}{}",
+        whole.replace(group, ""),
+        fraction.map(|f| format!(".{f}")).unwrap_or_default()
+    );
+    number.parse::<f64>().ok()
 }
 
 /// Numeric columns summed up over a grep's matching rows, at most.
@@ -138,13 +181,14 @@ const MAX_SUMMED_COLUMNS: usize = 4;
 pub(super) fn matching_rows_summary(
     rows: &[(usize, Vec<String>)],
     names: &[String],
+    separator: char,
 ) -> Option<String> {
     if rows.len() < 2 {
         return None;
     }
     let column = |i: usize| rows.iter().map(move |(_, cells)| cells[i].as_str());
     let numeric: Vec<usize> = (0..names.len())
-        .filter(|&i| column(i).all(|cell| plain_value(cell).is_some()))
+        .filter(|&i| column(i).all(|cell| plain_value(cell, separator).is_some()))
         .collect();
     let labels: Vec<usize> = (0..names.len())
         .filter(|i| !numeric.contains(i))
@@ -163,7 +207,8 @@ pub(super) fn matching_rows_summary(
         .iter()
         .take(MAX_SUMMED_COLUMNS)
         .map(|&i| {
-            let value = |row: &(usize, Vec<String>)| plain_value(&row.1[i]).unwrap_or(0.0);
+            let value =
+                |row: &(usize, Vec<String>)| plain_value(&row.1[i], separator).unwrap_or(0.0);
             let sum: f64 = rows.iter().map(value).sum();
             let mean = sum / rows.len() as f64;
             let mut text = format!(
@@ -190,4 +235,44 @@ pub(super) fn matching_rows_summary(
         .collect();
     (!summaries.is_empty())
         .then(|| format!("the {} matching rows: {}", rows.len(), summaries.join("; ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_csv_separated_by_semicolons_is_read_so() {
+        let path = Path::new("a.csv");
+        assert_eq!(table_separator(path, "a;b;c\n1;2;3"), Some(';'));
+        assert_eq!(table_separator(path, "a,b;c\n1,2;3"), Some(','));
+        assert_eq!(table_separator(Path::new("a.tsv"), "a;b;c"), Some('\t'));
+        assert_eq!(table_separator(Path::new("a.txt"), "a;b;c"), None);
+    }
+
+    #[test]
+    fn numbers_are_read_as_the_table_writes_them() {
+        assert_eq!(plain_value("61,35", ';'), Some(61.35));
+        assert_eq!(plain_value("1.290,5", ';'), Some(1290.5));
+        assert_eq!(plain_value("8.412", ';'), Some(8412.0));
+        assert_eq!(plain_value("-3", ';'), Some(-3.0));
+        assert_eq!(plain_value("€ 12,00", ';'), Some(12.0));
+        assert_eq!(plain_value("8.99", ','), Some(8.99));
+        assert_eq!(plain_value("1,290.50 $", ','), Some(1290.5));
+        assert_eq!(plain_value("412", ','), Some(412.0));
+        // Not numbers, or not written the table's way.
+        for (cell, separator) in [
+            ("8.99", ';'),
+            ("12,5", ','),
+            ("1,29", ','),
+            ("12/08", ','),
+            ("", ','),
+            ("-", ','),
+            ("2024-05", ','),
+            ("1.2.3", ','),
+            ("A-101", ','),
+        ] {
+            assert_eq!(plain_value(cell, separator), None, "{cell:?}");
+        }
+    }
 }

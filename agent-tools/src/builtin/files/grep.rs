@@ -162,7 +162,7 @@ fn grep_in(
         // A table's matching rows name their columns (`stock: 137`), so a
         // small model reads the right cell; rows that do not split into the
         // header's columns come after the header line instead.
-        let separator = table_separator(file);
+        let separator = table_separator(file, &text);
         let mut header = separator.and(text.lines().next());
         let header_cells = separator.zip(header).map(|(sep, h)| cells(h, sep));
         let mut only_header = separator.is_some();
@@ -224,7 +224,8 @@ fn grep_in(
         }
         let rows_summary = header_cells
             .as_ref()
-            .and_then(|names| matching_rows_summary(&matching_rows, names));
+            .zip(separator)
+            .and_then(|(names, sep)| matching_rows_summary(&matching_rows, names, sep));
         // A table's matching rows already name their columns, and a file
         // whose every line matches has nothing more to show.
         let matched = out.len() - before;
