@@ -68,9 +68,10 @@ pub fn in_words(value: Number) -> Option<String> {
 
 /// A result with more than two decimals, rounded to two (`to 2 decimals:
 /// 6326.60`): small models truncate instead of rounding. `None` for whole
-/// numbers, short decimals, values under one hundredth, and values past
-/// the digits a float holds (written with an exponent), whose cents are
-/// noise.
+/// numbers, short decimals, values under one (two decimals of a ratio
+/// keep one or two of its digits, and a model asked for four decimals
+/// copied the two), and values past the digits a float holds (written
+/// with an exponent), whose cents are noise.
 pub fn to_cents(value: Number) -> Option<String> {
     let Number::Float(x) = value else {
         return None;
@@ -81,8 +82,7 @@ pub fn to_cents(value: Number) -> Option<String> {
     // Half away from zero, as people round money (`{:.2}` alone rounds
     // half to even).
     let rounded = (x * 100.0).round() / 100.0;
-    (decimals > 2 && (0.01..1e15).contains(&x.abs()))
-        .then(|| format!("to 2 decimals: {rounded:.2}"))
+    (decimals > 2 && (1.0..1e15).contains(&x.abs())).then(|| format!("to 2 decimals: {rounded:.2}"))
 }
 
 /// Floats with 12 significant digits, trailing zeros trimmed.
@@ -134,7 +134,9 @@ mod tests {
             cents("5000 * 1.04 ** 6").as_deref(),
             Some("to 2 decimals: 6326.60")
         );
-        assert_eq!(cents("1 / 8").as_deref(), Some("to 2 decimals: 0.13"));
+        assert_eq!(cents("1 / 8"), None);
+        assert_eq!(cents("21196 / 299792"), None);
+        assert_eq!(cents("-9 / 8").as_deref(), Some("to 2 decimals: -1.13"));
         assert_eq!(cents("2.5 * 2"), None);
         assert_eq!(cents("1.25"), None);
         assert_eq!(cents("1 / 3000"), None);
