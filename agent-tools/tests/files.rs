@@ -776,6 +776,59 @@ async fn grep_sums_up_the_matching_rows_of_a_table() {
 }
 
 #[tokio::test]
+async fn grep_of_several_words_finds_them_in_another_order_too() {
+    let f = fixture();
+    let tools = tools(&f.root, true);
+    std::fs::create_dir_all(f.root.join("notes")).unwrap();
+    std::fs::write(
+        f.root.join("notes/kickoff.md"),
+        "# Kickoff\n- Budget for phase 1 agreed at <amount>\n- Phase 2 later\n",
+    )
+    .unwrap();
+    std::fs::write(
+        f.root.join("notes/sync.md"),
+        "# Sync\n- asks to raise the phase 1 budget\n- phase 11 budget unknown\n",
+    )
+    .unwrap();
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "phase 1 budget", "path": "notes"}),
+    )
+    .await
+    .unwrap();
+    // Both notes' lines, and not the line of another number (`11`).
+    assert!(
+        out.contains("notes/kickoff.md:2: - Budget for phase 1 agreed"),
+        "{out}"
+    );
+    assert!(
+        out.contains("notes/sync.md:2: - asks to raise the phase 1 budget"),
+        "{out}"
+    );
+    assert!(!out.contains("notes/sync.md:3:"), "{out}");
+    assert!(!out.contains("as written"), "{out}");
+    // Only in another order: said so.
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "agreed budget", "path": "notes"}),
+    )
+    .await
+    .unwrap();
+    assert!(
+        out.starts_with("notes/kickoff.md:2: - Budget for phase 1 agreed at <amount>"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "(no line has `agreed budget` as written; these lines have each of its words)"
+        ),
+        "{out}"
+    );
+}
+
+#[tokio::test]
 async fn grep_reads_a_table_written_the_european_way() {
     let f = fixture();
     let tools = tools(&f.root, true);

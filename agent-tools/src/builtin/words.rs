@@ -1,6 +1,7 @@
-//! The looser reading of a plain `grep` text that found nothing: its
-//! words, each cut to a stem, to be found anywhere on a line, whatever
-//! their accents. A model asks for "USB-C hubs" where the file says
+//! The looser reading of a plain `grep` text: its words, each cut to a
+//! stem, to be found anywhere on a line, whatever their accents (a text
+//! of several words is always read so besides as written; one word only
+//! when it found nothing). A model asks for "USB-C hubs" where the file says
 //! "USB-C hub", for words in another order than the file's, or for
 //! "Zurich" where the file says "Zürich".
 
@@ -33,10 +34,21 @@ pub(crate) fn looser_than_written(stems: &[String], text: &str) -> bool {
     stems.len() > 1 || stems.first().is_some_and(|s| *s != text.to_lowercase())
 }
 
-/// Whether `line` holds each of `stems`, whatever its case and accents.
+/// Whether `line` holds each of `stems`, whatever its case and accents;
+/// a stem with a digit not inside a longer number (`7` is not in `17`).
 pub(crate) fn holds_each(line: &str, stems: &[String]) -> bool {
     let line = fold(line);
-    stems.iter().all(|stem| line.contains(stem.as_str()))
+    stems.iter().all(|stem| {
+        if !stem.contains(|c: char| c.is_ascii_digit()) {
+            return line.contains(stem.as_str());
+        }
+        line.match_indices(stem.as_str()).any(|(at, _)| {
+            let before = line[..at].chars().next_back();
+            let after = line[at + stem.len()..].chars().next();
+            !before.is_some_and(|c| c.is_ascii_digit())
+                && !after.is_some_and(|c| c.is_ascii_digit())
+        })
+    })
 }
 
 fn stem(word: &str) -> Option<String> {

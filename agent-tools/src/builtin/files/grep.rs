@@ -50,25 +50,34 @@ pub(super) fn grep(root: &FileRoot, args: GrepArgs) -> Result<ToolOutput, ToolEr
             ))
         })?;
     let (searched, note) = grep_scope(root, args.path.as_deref().unwrap_or("."))?;
-    let output = match grep_in(
-        root,
-        &searched,
-        &args,
-        &LineMatch::Pattern(&regex),
-        is_regex,
-    ) {
+    // Plain text of several words also finds the lines that hold each of
+    // them in another order or form: asked for `phase 1 budget`, the
+    // notes that say `budget for phase 1` hold the answer as much as
+    // those that say it as written.
+    let stems = (!is_regex).then(|| words::stems(&args.pattern)).flatten();
+    let several_words = stems.as_deref().filter(|stems| stems.len() > 1);
+    let matcher = match several_words {
+        Some(stems) => LineMatch::PatternOrWords(&regex, stems),
+        None => LineMatch::Pattern(&regex),
+    };
+    let output = match grep_in(root, &searched, &args, &matcher, is_regex) {
+        Grep::Found(output) if several_words.is_some() && !regex.is_match(&output.content) => {
+            ToolOutput::new(format!(
+                "{}\n(no line has `{}` as written; these lines have each of its words)",
+                output.content, args.pattern
+            ))
+        }
         Grep::Found(output) => output,
+        Grep::Missed { output, .. } if several_words.is_some() => output,
         Grep::Missed {
             output: missed,
             non_ascii,
         } => {
-            // Plain text found nowhere: its words, each cut to a stem, may
-            // be on a line in another form or order, or with other accents
-            // (only files that are not all ASCII can hold those).
-            let stems = (!is_regex)
-                .then(|| words::stems(&args.pattern))
-                .flatten()
-                .filter(|stems| non_ascii || words::looser_than_written(stems, &args.pattern));
+            // One plain word found nowhere: cut to a stem, it may be on a
+            // line in another form, or with other accents (only files that
+            // are not all ASCII can hold those).
+            let stems =
+                stems.filter(|stems| non_ascii || words::looser_than_written(stems, &args.pattern));
             let looser = stems
                 .map(|stems| grep_in(root, &searched, &args, &LineMatch::Words(&stems), false));
             match looser {
@@ -115,6 +124,8 @@ enum LineMatch<'a> {
     /// Each of these word stems, on the line or on a table row read with
     /// its column names.
     Words(&'a [String]),
+    /// Either of the two.
+    PatternOrWords(&'a regex::Regex, &'a [String]),
 }
 
 /// What a `grep` in one base found.
@@ -174,12 +185,16 @@ fn grep_in(
             // to show it and to sum it.
             let in_table = separator.zip(header_cells.as_ref()).filter(|_| n > 0);
             let mut row = None;
+            let mut holds_words = |stems: &[String]| {
+                let labelled = in_table
+                    .and_then(|(sep, names)| labelled_row(row.insert(cells(line, sep)), names));
+                words::holds_each(&labelled.unwrap_or_else(|| line.to_string()), stems)
+            };
             let matches = match matcher {
                 LineMatch::Pattern(regex) => regex.is_match(line),
-                LineMatch::Words(stems) => {
-                    let labelled = in_table
-                        .and_then(|(sep, names)| labelled_row(row.insert(cells(line, sep)), names));
-                    words::holds_each(&labelled.unwrap_or_else(|| line.to_string()), stems)
+                LineMatch::Words(stems) => holds_words(stems),
+                LineMatch::PatternOrWords(regex, stems) => {
+                    regex.is_match(line) || holds_words(stems)
                 }
             };
             if matches {
@@ -217,7 +232,7 @@ fn grep_in(
         if only_header
             && out.len() > before
             && out.len() < MAX_GREP_MATCHES
-            && let LineMatch::Pattern(regex) = matcher
+            && let LineMatch::Pattern(regex) | LineMatch::PatternOrWords(regex, _) = matcher
             && let Some(values) = column_values(&text, file, regex)
         {
             out.push(format!("{shown}: {values}"));
