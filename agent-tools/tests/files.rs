@@ -829,6 +829,39 @@ async fn grep_of_several_words_finds_them_in_another_order_too() {
 }
 
 #[tokio::test]
+async fn grep_reads_a_markdown_table_in_a_note() {
+    let f = fixture();
+    let tools = tools(&f.root, true);
+    std::fs::write(
+        f.root.join("kosten.md"),
+        "# Kosten 2024\n\n| Monat | Strom (€) | Gas (€) |\n|---|---|---|\n\
+         | Januar | 92,10 | 131,00 |\n| Februar | 88,45 | 124,60 |\n| März | 81,30 | 102,75 |\n\n\
+         Abschläge laut Vertrag.\n",
+    )
+    .unwrap();
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "uar", "path": "kosten.md"}),
+    )
+    .await
+    .unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[..3],
+        [
+            "kosten.md:5: Monat: Januar | Strom (€): 92,10 | Gas (€): 131,00",
+            "kosten.md:6: Monat: Februar | Strom (€): 88,45 | Gas (€): 124,60",
+            "kosten.md: the 2 matching rows: `Strom (€)` sum 180.55, mean 90.275, \
+             highest 92,10 (line 5: Januar), lowest 88,45 (line 6: Februar); \
+             `Gas (€)` sum 255.6, mean 127.8, highest 131,00 (line 5: Januar), \
+             lowest 124,60 (line 6: Februar)",
+        ],
+        "{out}"
+    );
+}
+
+#[tokio::test]
 async fn grep_reads_a_table_written_the_european_way() {
     let f = fixture();
     let tools = tools(&f.root, true);

@@ -1,7 +1,9 @@
-//! Tables among the files (`.csv`, `.tsv`): their cells, their rows
-//! labelled with the header's names, and the sums a `grep` adds for a
-//! column named by the pattern or for the rows that matched.
+//! Tables among the files (`.csv`, `.tsv`, and markdown tables in any
+//! text): their cells, their rows labelled with the header's names, and
+//! the sums a `grep` adds for a column named by the pattern or for the
+//! rows that matched.
 
+use std::ops::Range;
 use std::path::Path;
 
 /// The cell separator of a table whose first line names its columns
@@ -23,6 +25,77 @@ pub(super) fn table_separator(path: &Path, text: &str) -> Option<char> {
     } else {
         None
     }
+}
+
+/// Whether a `;`-separated table's numbers are written with a decimal
+/// comma: they are, as spreadsheets in much of Europe write them.
+pub(super) fn decimal_comma_in(separator: char) -> bool {
+    separator == ';'
+}
+
+/// A markdown table in a text (`| name | name |`, a `|---|---|` line,
+/// then its rows).
+#[derive(Debug, PartialEq)]
+pub(super) struct PipeTable {
+    /// The indexes of the lines of its rows.
+    pub(super) rows: Range<usize>,
+    /// Its column names.
+    pub(super) names: Vec<String>,
+    /// Whether its numbers are written with a decimal comma (a cell such
+    /// as `92,10`).
+    pub(super) decimal_comma: bool,
+}
+
+/// The markdown tables in `text`.
+pub(super) fn pipe_tables(text: &str) -> Vec<PipeTable> {
+    let lines: Vec<&str> = text.lines().collect();
+    let is_row = |line: &str| line.trim_start().starts_with('|');
+    let mut tables = Vec::new();
+    let mut n = 0;
+    while n + 1 < lines.len() {
+        if !(is_row(lines[n]) && is_rule(lines[n + 1])) {
+            n += 1;
+            continue;
+        }
+        let start = n + 2;
+        let end = (start..lines.len())
+            .find(|&i| !is_row(lines[i]))
+            .unwrap_or(lines.len());
+        let decimal_comma = lines[start..end]
+            .iter()
+            .flat_map(|line| cells(line, '|'))
+            .any(|cell| written_with_decimal_comma(&cell));
+        tables.push(PipeTable {
+            rows: start..end,
+            names: cells(lines[n], '|'),
+            decimal_comma,
+        });
+        n = end;
+    }
+    tables
+}
+
+/// `|---|:---:|`: the line under a markdown table's header.
+fn is_rule(line: &str) -> bool {
+    let line = line.trim();
+    line.contains('-')
+        && line.contains('|')
+        && line.chars().all(|c| matches!(c, '|' | '-' | ':' | ' '))
+}
+
+/// `92,10`: digits, a comma, one or two digits (a group of thousands has
+/// three).
+fn written_with_decimal_comma(cell: &str) -> bool {
+    let cell = cell.trim_matches(CURRENCY_SIGNS).trim();
+    cell.split_once(',').is_some_and(|(whole, fraction)| {
+        !whole.is_empty()
+            && whole
+                .trim_start_matches('-')
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b == b'.')
+            && (1..=2).contains(&fraction.len())
+            && fraction.bytes().all(|b| b.is_ascii_digit())
+    })
 }
 
 /// Columns a row is shown with names for, at most.
@@ -47,8 +120,16 @@ pub(super) fn labelled_row(values: &[String], names: &[String]) -> Option<String
 pub(super) const MAX_COLUMN_VALUES: usize = 100;
 
 /// The cells of one line of a table, split on its separator, with
-/// double-quoted cells (which may hold the separator) unquoted.
+/// double-quoted cells (which may hold the separator) unquoted; a
+/// markdown row's (`|`) outer pipes are no cells' edges.
 pub(super) fn cells(line: &str, separator: char) -> Vec<String> {
+    let line = if separator == '|' {
+        let line = line.trim();
+        let line = line.strip_prefix('|').unwrap_or(line);
+        line.strip_suffix('|').unwrap_or(line)
+    } else {
+        line
+    };
     let mut cells = Vec::new();
     let mut cell = String::new();
     let mut quoted = false;
@@ -95,15 +176,16 @@ pub(super) fn column_values(text: &str, path: &Path, regex: &regex::Regex) -> Op
         "column `{name}` ({} rows): {}{}",
         rows.len(),
         shown.join(", "),
-        column_summary(&rows, separator)
+        column_summary(&rows, decimal_comma_in(separator))
     ))
 }
 
 /// `; sum …, mean …` for a column whose every cell is a plain number
 /// (a small model asked for a column usually wants to add it up, and
-/// adds badly); empty otherwise. `separator` is the table's.
-pub(super) fn column_summary(rows: &[String], separator: char) -> String {
-    let numbers: Option<Vec<f64>> = rows.iter().map(|v| plain_value(v, separator)).collect();
+/// adds badly); empty otherwise. `decimal_comma`: how the table writes
+/// its numbers.
+pub(super) fn column_summary(rows: &[String], decimal_comma: bool) -> String {
+    let numbers: Option<Vec<f64>> = rows.iter().map(|v| plain_value(v, decimal_comma)).collect();
     match numbers {
         Some(numbers) if numbers.len() >= 2 => {
             let sum: f64 = numbers.iter().sum();
@@ -126,16 +208,16 @@ const CURRENCY_SIGNS: [char; 6] = ['€', '$', '£', '¥', '₹', '₽'];
 
 /// The value of a cell written as a plain number: digits, a minus sign,
 /// a decimal mark, digit groups, maybe a currency sign (`€ 61.35`,
-/// `1,290.50 $`). A table separated by `;` writes a decimal comma and
-/// groups with points (`61,35`, `1.290,50`); other tables the other way
-/// round. `None` for anything else.
-fn plain_value(cell: &str, separator: char) -> Option<f64> {
+/// `1,290.50 $`). A table with a decimal comma groups with points
+/// (`61,35`, `1.290,50`); other tables the other way round. `None` for
+/// anything else.
+fn plain_value(cell: &str, decimal_comma: bool) -> Option<f64> {
     let plain = cell
         .trim()
         .trim_start_matches(CURRENCY_SIGNS)
         .trim_end_matches(CURRENCY_SIGNS)
         .trim();
-    let (group, decimal) = if separator == ';' {
+    let (group, decimal) = if decimal_comma {
         ('.', ',')
     } else {
         (',', '.')
@@ -181,14 +263,14 @@ const MAX_SUMMED_COLUMNS: usize = 4;
 pub(super) fn matching_rows_summary(
     rows: &[(usize, Vec<String>)],
     names: &[String],
-    separator: char,
+    decimal_comma: bool,
 ) -> Option<String> {
     if rows.len() < 2 {
         return None;
     }
     let column = |i: usize| rows.iter().map(move |(_, cells)| cells[i].as_str());
     let numeric: Vec<usize> = (0..names.len())
-        .filter(|&i| column(i).all(|cell| plain_value(cell, separator).is_some()))
+        .filter(|&i| column(i).all(|cell| plain_value(cell, decimal_comma).is_some()))
         .collect();
     let labels: Vec<usize> = (0..names.len())
         .filter(|i| !numeric.contains(i))
@@ -208,7 +290,7 @@ pub(super) fn matching_rows_summary(
         .take(MAX_SUMMED_COLUMNS)
         .map(|&i| {
             let value =
-                |row: &(usize, Vec<String>)| plain_value(&row.1[i], separator).unwrap_or(0.0);
+                |row: &(usize, Vec<String>)| plain_value(&row.1[i], decimal_comma).unwrap_or(0.0);
             let sum: f64 = rows.iter().map(value).sum();
             let mean = sum / rows.len() as f64;
             let mut text = format!(
@@ -252,27 +334,43 @@ mod tests {
 
     #[test]
     fn numbers_are_read_as_the_table_writes_them() {
-        assert_eq!(plain_value("61,35", ';'), Some(61.35));
-        assert_eq!(plain_value("1.290,5", ';'), Some(1290.5));
-        assert_eq!(plain_value("8.412", ';'), Some(8412.0));
-        assert_eq!(plain_value("-3", ';'), Some(-3.0));
-        assert_eq!(plain_value("€ 12,00", ';'), Some(12.0));
-        assert_eq!(plain_value("8.99", ','), Some(8.99));
-        assert_eq!(plain_value("1,290.50 $", ','), Some(1290.5));
-        assert_eq!(plain_value("412", ','), Some(412.0));
+        assert_eq!(plain_value("61,35", true), Some(61.35));
+        assert_eq!(plain_value("1.290,5", true), Some(1290.5));
+        assert_eq!(plain_value("8.412", true), Some(8412.0));
+        assert_eq!(plain_value("-3", true), Some(-3.0));
+        assert_eq!(plain_value("€ 12,00", true), Some(12.0));
+        assert_eq!(plain_value("8.99", false), Some(8.99));
+        assert_eq!(plain_value("1,290.50 $", false), Some(1290.5));
+        assert_eq!(plain_value("412", false), Some(412.0));
         // Not numbers, or not written the table's way.
-        for (cell, separator) in [
-            ("8.99", ';'),
-            ("12,5", ','),
-            ("1,29", ','),
-            ("12/08", ','),
-            ("", ','),
-            ("-", ','),
-            ("2024-05", ','),
-            ("1.2.3", ','),
-            ("A-101", ','),
+        for (cell, decimal_comma) in [
+            ("8.99", true),
+            ("12,5", false),
+            ("1,29", false),
+            ("12/08", false),
+            ("", false),
+            ("-", false),
+            ("2024-05", false),
+            ("1.2.3", false),
+            ("A-101", false),
         ] {
-            assert_eq!(plain_value(cell, separator), None, "{cell:?}");
+            assert_eq!(plain_value(cell, decimal_comma), None, "{cell:?}");
         }
+    }
+
+    #[test]
+    fn markdown_tables_are_found_with_their_names() {
+        let text = "# Costs\n\n| Month | Power (€) |\n|---|:---:|\n| Jan | 92,10 |\n| Feb | 88,45 |\n\nnotes\n| a | b |\n| x | y |\n";
+        assert_eq!(
+            pipe_tables(text),
+            vec![PipeTable {
+                rows: 4..6,
+                names: vec!["Month".into(), "Power (€)".into()],
+                decimal_comma: true,
+            }]
+        );
+        assert_eq!(cells("| Jan | 92,10 |", '|'), ["Jan", "92,10"]);
+        let english = "| item | kg |\n| --- | --- |\n| tent | 1,250 |\n| stove | 0.5 |";
+        assert!(!pipe_tables(english)[0].decimal_comma);
     }
 }

@@ -15,7 +15,8 @@ use crate::builtin::dated;
 use crate::builtin::nearby::walk;
 use crate::builtin::root::FileRoot;
 use crate::builtin::table::{
-    cells, column_values, labelled_row, matching_rows_summary, table_separator,
+    cells, column_values, decimal_comma_in, labelled_row, matching_rows_summary, pipe_tables,
+    table_separator,
 };
 use crate::builtin::words;
 
@@ -177,13 +178,26 @@ fn grep_in(
         let mut header = separator.and(text.lines().next());
         let header_cells = separator.zip(header).map(|(sep, h)| cells(h, sep));
         let mut only_header = separator.is_some();
+        // Markdown tables in any other text, read the same way.
+        let pipe_tables = if separator.is_none() {
+            pipe_tables(&text)
+        } else {
+            Vec::new()
+        };
         let before = out.len();
-        // The table rows that matched, with their cells, for their sums.
+        // The table rows that matched, with their cells, for their sums,
+        // and the markdown table they are in (the first one's only).
         let mut matching_rows = Vec::new();
+        let mut matching_table = None;
         for (n, line) in text.lines().enumerate() {
             // A table row's cells, split once: to match its labelled text,
             // to show it and to sum it.
-            let in_table = separator.zip(header_cells.as_ref()).filter(|_| n > 0);
+            let pipe_table = pipe_tables.iter().position(|t| t.rows.contains(&n));
+            let in_table = match (separator, pipe_table) {
+                (Some(sep), _) => header_cells.as_deref().filter(|_| n > 0).map(|h| (sep, h)),
+                (None, Some(t)) => Some(('|', pipe_tables[t].names.as_slice())),
+                (None, None) => None,
+            };
             let mut row = None;
             let mut holds_words = |stems: &[String]| {
                 let labelled = in_table
@@ -205,7 +219,9 @@ fn grep_in(
                     if out.len() < MAX_GREP_MATCHES {
                         labelled = labelled_row(&row, names);
                     }
-                    if row.len() == names.len() {
+                    if row.len() == names.len()
+                        && pipe_table.is_none_or(|t| *matching_table.get_or_insert(t) == t)
+                    {
                         matching_rows.push((n + 1, row));
                     }
                 }
@@ -237,10 +253,17 @@ fn grep_in(
         {
             out.push(format!("{shown}: {values}"));
         }
-        let rows_summary = header_cells
-            .as_ref()
-            .zip(separator)
-            .and_then(|(names, sep)| matching_rows_summary(&matching_rows, names, sep));
+        let summed_table = match (separator, matching_table) {
+            (Some(sep), _) => header_cells.as_deref().map(|h| (h, decimal_comma_in(sep))),
+            (None, Some(t)) => Some((
+                pipe_tables[t].names.as_slice(),
+                pipe_tables[t].decimal_comma,
+            )),
+            (None, None) => None,
+        };
+        let rows_summary = summed_table.and_then(|(names, decimal_comma)| {
+            matching_rows_summary(&matching_rows, names, decimal_comma)
+        });
         // A table's matching rows already name their columns, and a file
         // whose every line matches has nothing more to show.
         let matched = out.len() - before;
