@@ -367,6 +367,14 @@ fn call_arguments(
         };
     }
     let Some(close) = text[inner_at..line_end].rfind(closers) else {
+        // Keyword arguments whose strings run over several lines
+        // (`finish(answer="<text>` and its `")` on a later line).
+        if opener == '('
+            && let Ok(close) = crate::foreign::matching_paren(text, at)
+            && let Some(object) = keyword_arguments(text[inner_at..close].trim())
+        {
+            return Some((Ok(object), close + 1));
+        }
         return cut_keyword_call(text, inner_at).map(|value| (Ok(value), text.len()));
     };
     let close = close + inner_at;

@@ -16,7 +16,9 @@
 //!   `<|tool_call|>`, Nemotron's `<TOOLCALL>`, Phi-4-mini's `functools`;
 //!   see [`agent_core::family_calls::json_call_marker_len`]);
 //! - Llama 3.2's Python-style list, `[name(key=value, …)]`, and Gemma's
-//!   fenced `` ```tool_code `` block holding `name(key=value, …)`.
+//!   fenced `` ```tool_code `` block holding `name(key=value, …)` (or
+//!   Gemini's `print(default_api.name(…))`);
+//! - Gemma's own `call:name{key:value}` syntax (see [`crate::gemma`]).
 //!
 //! Each is read into the same [`Blob`] a JSON action is: the first call is
 //! the step, and the text before it is the thought. Python-style calls must
@@ -59,6 +61,7 @@ pub(crate) fn opens_call(line: &str) -> bool {
         || PYTHON_TAGS.iter().any(|tag| line.starts_with(tag))
         || line.starts_with(FUNCTION_OPEN)
         || line.starts_with(TOOL_CODE_FENCE)
+        || crate::gemma::opens_gemma_call(line)
         || json_call_marker_len(line).is_some()
         || line.strip_prefix('[').is_some_and(|rest| {
             let rest = rest.trim_start();
@@ -82,6 +85,9 @@ pub(crate) fn read_call(text: &str, p: usize) -> Option<Blob> {
     }
     if rest.starts_with(FUNCTION_OPEN) {
         return Some(function_tag(text, p));
+    }
+    if let Some(blob) = crate::gemma::read_gemma_call(text, p) {
+        return Some(blob);
     }
     // A list, unless a bracketed marker opens it (`[TOOL_REQUEST]{…}`).
     if rest.starts_with('[') && json_call_marker_len(rest).is_none() {
@@ -254,8 +260,20 @@ fn python_call(text: &str, at: usize) -> Result<(String, Value, usize), usize> {
     let name_len = python_call_name(rest).ok_or(at)?;
     let name = rest[..name_len].trim_end();
     let name = name.strip_suffix(".call").unwrap_or(name);
+    // Gemini's `default_api.` before the tool's name.
+    let name = name.strip_prefix("default_api.").unwrap_or(name);
     let open = at + name_len;
     let close = matching_paren(text, open)?;
+    // `print(<call>)`, as Gemini writes its calls in a `tool_code` fence.
+    if name == "print" {
+        let inner = skip_space(text, open + 1);
+        let (tool, input, end) = python_call(text, inner)?;
+        return if skip_space(text, end) == close {
+            Ok((tool, input, close + 1))
+        } else {
+            Err(close)
+        };
+    }
     let args = text[open + 1..close].trim();
     let input = if args.is_empty() {
         Value::Object(Map::new())
@@ -281,7 +299,7 @@ fn python_call_name(text: &str) -> Option<usize> {
 
 /// The byte of the `)` that closes the `(` at `open`, skipping quoted
 /// strings and nested brackets; `Err` with the byte the search got to.
-fn matching_paren(text: &str, open: usize) -> Result<usize, usize> {
+pub(crate) fn matching_paren(text: &str, open: usize) -> Result<usize, usize> {
     let mut depth = 0usize;
     let mut quote: Option<char> = None;
     let mut escaped = false;

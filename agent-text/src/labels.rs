@@ -257,7 +257,7 @@ fn dspy_field(line: &str) -> Option<Label> {
 
 /// Labels as models translate them, lower-cased, words split by one
 /// space. Only read at a line start, before a colon.
-const TRANSLATED: [(&str, Label); 193] = [
+const TRANSLATED: [(&str, Label); 212] = [
     // Thought
     ("pensée", Label::Thought),
     ("réflexion", Label::Thought),
@@ -311,6 +311,26 @@ const TRANSLATED: [(&str, Label); 193] = [
     ("réponse", Label::FinalAnswer),
     ("endgültige antwort", Label::FinalAnswer),
     ("finale antwort", Label::FinalAnswer),
+    // More spellings seen from models writing in these languages
+    ("观察结果", Label::Observation),
+    ("觀察結果", Label::Observation),
+    ("観察結果", Label::Observation),
+    ("観測", Label::Observation),
+    ("관찰 결과", Label::Observation),
+    ("动作参数", Label::ActionInput),
+    ("工具参数", Label::ActionInput),
+    ("アクションの入力", Label::ActionInput),
+    ("entrée d'action", Label::ActionInput),
+    ("aktions-eingabe", Label::ActionInput),
+    ("входные данные", Label::ActionInput),
+    ("entrada de ação", Label::ActionInput),
+    ("input azione", Label::ActionInput),
+    ("工具名称", Label::Action),
+    ("最终答复", Label::FinalAnswer),
+    ("答案", Label::FinalAnswer),
+    ("最終的な回答", Label::FinalAnswer),
+    ("최종 답", Label::FinalAnswer),
+    ("финальный ответ", Label::FinalAnswer),
     ("antwort", Label::FinalAnswer),
     ("respuesta final", Label::FinalAnswer),
     ("respuesta", Label::FinalAnswer),
@@ -496,7 +516,12 @@ fn label_word(head: &str) -> Option<Label> {
         | ["input"]
         | ["tool", "input"]
         | ["✿args✿"] => Some(Label::ActionInput),
-        ["observation"] | ["observations"] | ["✿result✿"] => Some(Label::Observation),
+        ["observation"]
+        | ["observations"]
+        | ["✿result✿"]
+        | ["tool", "output"]
+        | ["tool", "result"]
+        | ["function", "output"] => Some(Label::Observation),
         // The next turn a model writes on its own (`Question:` of the
         // ReAct prompt, `Human:` of a chat transcript) ends the step as a
         // hallucinated observation does.

@@ -15,6 +15,7 @@
 mod action;
 mod blob;
 mod foreign;
+mod gemma;
 pub mod grammar;
 mod input;
 mod labels;

@@ -20,6 +20,9 @@
 //!    line; a JSON blob (`action`/`action_input`, or `name`/`arguments`,
 //!    keys in any case, spaces for `_`, arguments flat beside the name, a
 //!    list of calls) is an action too.
+//!    Calls in model families' own syntax are read too (see
+//!    [`crate::foreign`], [`crate::gemma`]), and a call's keyword strings
+//!    may run over several lines.
 //! 5. No markers, an `Action` with no input, a sentence where the tool
 //!    name should be, and empty output are errors, never silently a final
 //!    answer (unless `implicit_final_answer`).
@@ -769,7 +772,7 @@ impl Walk<'_> {
         match input {
             // `Action: Final Answer` with the answer as its input.
             Some((Ok(input), end)) if is_final_answer_name(&name) => Parsed::Final {
-                answer: answer_text(input),
+                answer: answer_text(input).trim().to_string(),
                 thought: self.thought(),
                 end,
             },

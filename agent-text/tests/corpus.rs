@@ -60,6 +60,11 @@ fn outputs_in_notebooks_and_issue_threads_parse_as_expected() {
     check_cases(include_str!("data/notebook_and_issue_outputs.jsonl"), 47);
 }
 
+#[test]
+fn outputs_of_local_models_in_notebooks_and_threads_parse_as_expected() {
+    check_cases(include_str!("data/local_model_outputs.jsonl"), 39);
+}
+
 /// Whether a case's text parses to its `expect`.
 fn matches_expect(case: &Value) -> bool {
     let expect = &case["expect"];

@@ -2,8 +2,10 @@
 //! `data/notebook_and_issue_outputs.jsonl`), each with variants of our
 //! own: a turn the model writes on after its step, a JSON step after the
 //! conversational `AI:` prefix, a paper-style step as the whole reply,
-//! Qwen-Agent's `✿FUNCTION✿` markers, call objects keyed other ways, and
-//! more ways to write the answer's label.
+//! Qwen-Agent's `✿FUNCTION✿` markers, call objects keyed other ways,
+//! more ways to write the answer's label, Gemma's and Gemini's own call
+//! syntax, calls whose strings run over lines, and tool results the model
+//! invents under other names.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -168,4 +170,64 @@ fn more_ways_to_label_the_answer() {
         j("Action : search\nEntrée de l’action : {\"query\": \"q\"}"),
         action("search", json!({"query": "q"}))
     );
+}
+
+#[test]
+fn gemma_and_gemini_calls_in_their_own_syntax() {
+    assert_eq!(
+        j("call:write_file{content:hello,path:notes.txt}"),
+        action(
+            "write_file",
+            json!({"content": "hello", "path": "notes.txt"})
+        )
+    );
+    assert_eq!(
+        j(
+            "I will look.\n<|tool_call>call:search{query:<|\"|>tallest tower, 2024<|\"|>}<tool_call|>"
+        ),
+        action("search", json!({"query": "tallest tower, 2024"}))
+    );
+    assert_eq!(
+        j("<start_function_call>overview{}</end_function_call>"),
+        action("overview", json!({}))
+    );
+    assert_eq!(
+        j("```tool_code\nprint(default_api.lookup(item='<item>'))\n```"),
+        action("lookup", json!({"item": "<item>"}))
+    );
+    // Prose that says `call:` is no call.
+    assert!(matches!(
+        parse("call: me when you are free"),
+        Parsed::Error { .. }
+    ));
+}
+
+#[test]
+fn a_call_whose_string_runs_over_lines_is_read_whole() {
+    assert_eq!(
+        j("Thought: done\nAction: finish(answer=\"first line\nsecond line\n\")"),
+        final_answer("first line\nsecond line")
+    );
+    assert_eq!(
+        j("Action: note(text=\"a\nb\", tag=\"x\")\nObservation: invented"),
+        action("note", json!({"text": "a\nb", "tag": "x"}))
+    );
+}
+
+#[test]
+fn tool_results_invented_under_other_names_end_the_input() {
+    assert_eq!(
+        j("Action: search\nAction Input: weather in Paris\nTool Output: sunny"),
+        action("search", json!("weather in Paris"))
+    );
+    assert_eq!(
+        j("Thought: 查天气\nAction: search\nAction Input: 北京天气\n观察结果：晴"),
+        action("search", json!("北京天气"))
+    );
+    assert_eq!(
+        j("思考：查一下\n工具名称：search\n工具参数：{\"query\": \"北京\"}"),
+        action("search", json!({"query": "北京"}))
+    );
+    assert_eq!(j("Финальный ответ: 42 дня"), final_answer("42 дня"));
+    assert_eq!(j("答案：九千二"), final_answer("九千二"));
 }
