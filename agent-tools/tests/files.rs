@@ -829,6 +829,43 @@ async fn grep_of_several_words_finds_them_in_another_order_too() {
 }
 
 #[tokio::test]
+async fn grep_sums_up_matching_json_records() {
+    let f = fixture();
+    let tools = tools(&f.root, true);
+    std::fs::write(
+        f.root.join("shipments.json"),
+        "[\n  {\"date\": \"2024-10-02\", \"item\": \"kettle, blue\", \"units\": 12},\n\
+         {\"date\": \"2024-10-09\", \"item\": \"kettle, red\", \"units\": 25},\n\
+         {\"date\": \"2024-10-15\", \"item\": \"kettle, blue\", \"units\": 30}\n]\n",
+    )
+    .unwrap();
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "blue", "path": "shipments.json"}),
+    )
+    .await
+    .unwrap();
+    assert!(
+        out.contains(
+            "shipments.json: the 2 matching rows: `units` sum 42, mean 21, \
+             highest 30 (line 4: 2024-10-15), lowest 12 (line 2: 2024-10-02)"
+        ),
+        "{out}"
+    );
+    // Text files are not read as records.
+    std::fs::write(f.root.join("log.txt"), "{\"units\": 1}\n{\"units\": 2}\n").unwrap();
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "units", "path": "log.txt"}),
+    )
+    .await
+    .unwrap();
+    assert!(!out.contains("matching rows"), "{out}");
+}
+
+#[tokio::test]
 async fn grep_reads_a_markdown_table_in_a_note() {
     let f = fixture();
     let tools = tools(&f.root, true);

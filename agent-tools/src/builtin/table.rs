@@ -1,7 +1,7 @@
-//! Tables among the files (`.csv`, `.tsv`, and markdown tables in any
-//! text): their cells, their rows labelled with the header's names, and
-//! the sums a `grep` adds for a column named by the pattern or for the
-//! rows that matched.
+//! Tables among the files (`.csv`, `.tsv`, markdown tables in any text,
+//! and JSON files written one record per line): their cells, their rows
+//! labelled with the header's names, and the sums a `grep` adds for a
+//! column named by the pattern or for the rows that matched.
 
 use std::ops::Range;
 use std::path::Path;
@@ -96,6 +96,55 @@ fn written_with_decimal_comma(cell: &str) -> bool {
             && (1..=2).contains(&fraction.len())
             && fraction.bytes().all(|b| b.is_ascii_digit())
     })
+}
+
+/// The object a line of a JSON file holds whole (`{"item": …, "units":
+/// 12},` in a list written one record per line, or a JSON Lines row),
+/// as a row: its keys and its values' text.
+pub(super) fn json_record(line: &str) -> Option<Vec<(String, String)>> {
+    let line = line.trim().trim_end_matches(',');
+    if !line.starts_with('{') {
+        return None;
+    }
+    let serde_json::Value::Object(object) = serde_json::from_str(line).ok()? else {
+        return None;
+    };
+    let fields = object.into_iter().map(|(key, value)| {
+        let text = match value {
+            serde_json::Value::String(text) => text,
+            other => other.to_string(),
+        };
+        (key, text)
+    });
+    Some(fields.collect())
+}
+
+/// The summary of a grep's matching JSON records (see
+/// [`matching_rows_summary`]), by the first record's keys; a record
+/// without one of them has an empty cell there, so that column is not
+/// summed.
+pub(super) fn matching_records_summary(
+    records: &[(usize, Vec<(String, String)>)],
+) -> Option<String> {
+    let (_, first) = records.first()?;
+    let names: Vec<String> = first.iter().map(|(key, _)| key.clone()).collect();
+    let rows: Vec<(usize, Vec<String>)> = records
+        .iter()
+        .map(|(line, fields)| {
+            let cells = names
+                .iter()
+                .map(|name| {
+                    fields
+                        .iter()
+                        .find(|(key, _)| key == name)
+                        .map(|(_, text)| text.clone())
+                        .unwrap_or_default()
+                })
+                .collect();
+            (*line, cells)
+        })
+        .collect();
+    matching_rows_summary(&rows, &names, false)
 }
 
 /// Columns a row is shown with names for, at most.

@@ -15,8 +15,8 @@ use crate::builtin::dated;
 use crate::builtin::nearby::walk;
 use crate::builtin::root::FileRoot;
 use crate::builtin::table::{
-    cells, column_values, decimal_comma_in, labelled_row, matching_rows_summary, pipe_tables,
-    table_separator,
+    cells, column_values, decimal_comma_in, json_record, labelled_row, matching_records_summary,
+    matching_rows_summary, pipe_tables, table_separator,
 };
 use crate::builtin::words;
 
@@ -189,6 +189,11 @@ fn grep_in(
         // and the markdown table they are in (the first one's only).
         let mut matching_rows = Vec::new();
         let mut matching_table = None;
+        // The JSON records that matched, one per line, for their sums.
+        let json_file = file.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+            ["json", "jsonl", "ndjson"].contains(&e.to_ascii_lowercase().as_str())
+        });
+        let mut matching_records = Vec::new();
         for (n, line) in text.lines().enumerate() {
             // A table row's cells, split once: to match its labelled text,
             // to show it and to sum it.
@@ -213,6 +218,9 @@ fn grep_in(
             };
             if matches {
                 only_header &= n == 0;
+                if json_file && let Some(record) = json_record(line) {
+                    matching_records.push((n + 1, record));
+                }
                 let mut labelled = None;
                 if let Some((sep, names)) = in_table {
                     let row = row.take().unwrap_or_else(|| cells(line, sep));
@@ -261,9 +269,12 @@ fn grep_in(
             )),
             (None, None) => None,
         };
-        let rows_summary = summed_table.and_then(|(names, decimal_comma)| {
-            matching_rows_summary(&matching_rows, names, decimal_comma)
-        });
+        let rows_summary = match summed_table {
+            Some((names, decimal_comma)) => {
+                matching_rows_summary(&matching_rows, names, decimal_comma)
+            }
+            None => matching_records_summary(&matching_records),
+        };
         // A table's matching rows already name their columns, and a file
         // whose every line matches has nothing more to show.
         let matched = out.len() - before;
