@@ -896,6 +896,20 @@ async fn grep_reads_a_markdown_table_in_a_note() {
         ],
         "{out}"
     );
+    // A column's name found only in the header gives its values.
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "strom", "path": "kosten.md"}),
+    )
+    .await
+    .unwrap();
+    assert!(
+        out.contains(
+            "kosten.md: column `Strom (€)` (3 rows): 92,10, 88,45, 81,30; sum 261.85, mean 87.2833"
+        ),
+        "{out}"
+    );
 }
 
 #[tokio::test]

@@ -204,12 +204,43 @@ pub(super) fn column_values(text: &str, path: &Path, regex: &regex::Regex) -> Op
     let separator = table_separator(path, text)?;
     let mut lines = text.lines();
     let header = cells(lines.next()?, separator);
+    let rows: Vec<&str> = lines.collect();
+    named_column(
+        &header,
+        &rows,
+        separator,
+        decimal_comma_in(separator),
+        regex,
+    )
+}
+
+/// The same for a markdown table of `text` whose header `regex` matches
+/// one column of.
+pub(super) fn pipe_column_values(text: &str, regex: &regex::Regex) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    pipe_tables(text).iter().find_map(|table| {
+        let rows = lines.get(table.rows.clone())?;
+        named_column(&table.names, rows, '|', table.decimal_comma, regex)
+    })
+}
+
+/// `column `NAME`: v1, v2, …` (and its sums) for the one column of
+/// `header` that `regex` matches, over the table's `rows` (lines split on
+/// `separator`); `None` when it matches none or several.
+fn named_column(
+    header: &[String],
+    rows: &[&str],
+    separator: char,
+    decimal_comma: bool,
+    regex: &regex::Regex,
+) -> Option<String> {
     let mut named = header.iter().enumerate().filter(|(_, h)| regex.is_match(h));
     let (index, name) = named.next()?;
     if named.next().is_some() {
         return None;
     }
-    let rows: Vec<String> = lines
+    let rows: Vec<String> = rows
+        .iter()
         .filter(|l| !l.trim().is_empty())
         .map(|l| cells(l, separator).get(index).cloned().unwrap_or_default())
         .collect();
@@ -225,7 +256,7 @@ pub(super) fn column_values(text: &str, path: &Path, regex: &regex::Regex) -> Op
         "column `{name}` ({} rows): {}{}",
         rows.len(),
         shown.join(", "),
-        column_summary(&rows, decimal_comma_in(separator))
+        column_summary(&rows, decimal_comma)
     ))
 }
 

@@ -16,7 +16,7 @@ use crate::builtin::nearby::walk;
 use crate::builtin::root::FileRoot;
 use crate::builtin::table::{
     cells, column_values, decimal_comma_in, json_record, labelled_row, matching_records_summary,
-    matching_rows_summary, pipe_tables, table_separator,
+    matching_rows_summary, pipe_column_values, pipe_tables, table_separator,
 };
 use crate::builtin::words;
 
@@ -184,6 +184,8 @@ fn grep_in(
         } else {
             Vec::new()
         };
+        // Whether every match so far is a markdown table's header.
+        let mut only_pipe_headers = !pipe_tables.is_empty();
         let before = out.len();
         // The table rows that matched, with their cells, for their sums,
         // and the markdown table they are in (the first one's only).
@@ -218,6 +220,7 @@ fn grep_in(
             };
             if matches {
                 only_header &= n == 0;
+                only_pipe_headers &= pipe_tables.iter().any(|t| t.rows.start == n + 2);
                 if json_file && let Some(record) = json_record(line) {
                     matching_records.push((n + 1, record));
                 }
@@ -258,6 +261,14 @@ fn grep_in(
             && out.len() < MAX_GREP_MATCHES
             && let LineMatch::Pattern(regex) | LineMatch::PatternOrWords(regex, _) = matcher
             && let Some(values) = column_values(&text, file, regex)
+        {
+            out.push(format!("{shown}: {values}"));
+        }
+        if only_pipe_headers
+            && out.len() > before
+            && out.len() < MAX_GREP_MATCHES
+            && let LineMatch::Pattern(regex) | LineMatch::PatternOrWords(regex, _) = matcher
+            && let Some(values) = pipe_column_values(&text, regex)
         {
             out.push(format!("{shown}: {values}"));
         }
