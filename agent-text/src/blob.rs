@@ -212,9 +212,9 @@ fn unwrapped_call(mut object: Map<String, Value>) -> Map<String, Value> {
 
 /// The arguments of a call written flat beside its name (`{"action":
 /// <tool>, "query": <text>}`): every other key but the thought and the
-/// call's `type` and `id`.
+/// call's `type` and `id` (and the reasoning some models put there).
 fn flat_arguments(mut object: Map<String, Value>, name_key: &str) -> Value {
-    for key in [name_key, "thought", "type", "id"] {
+    for key in [name_key, "thought", "reasoning", "type", "id"] {
         object.remove(key);
     }
     Value::Object(object)

@@ -50,7 +50,7 @@ const NAME_WINDOW: usize = 256;
 /// How far a Python-style call's arguments may run, in bytes. Bounded,
 /// like every search from a candidate line, so that text full of lines
 /// that open a call and never close it is still read in linear time.
-const CALL_WINDOW: usize = 16 * 1024;
+pub(crate) const CALL_WINDOW: usize = 16 * 1024;
 
 /// Whether a line (trimmed at its start) opens a call in one of these
 /// formats, or in `<tool_call>` tags (Qwen's and Hermes' wrapper, around
@@ -267,6 +267,10 @@ fn python_call(text: &str, at: usize) -> Result<(String, Value, usize), usize> {
     // `print(<call>)`, as Gemini writes its calls in a `tool_code` fence.
     if name == "print" {
         let inner = skip_space(text, open + 1);
+        // One `print` around the call, not one inside another.
+        if text[inner..].starts_with("print(") {
+            return Err(close);
+        }
         let (tool, input, end) = python_call(text, inner)?;
         return if skip_space(text, end) == close {
             Ok((tool, input, close + 1))
@@ -335,7 +339,7 @@ pub(crate) fn matching_paren(text: &str, open: usize) -> Result<usize, usize> {
 }
 
 /// The first `max` bytes of `text` (fewer, to end on a character).
-fn window(text: &str, max: usize) -> &str {
+pub(crate) fn window(text: &str, max: usize) -> &str {
     let mut end = max.min(text.len());
     while !text.is_char_boundary(end) {
         end -= 1;

@@ -8,6 +8,7 @@
 use serde_json::{Map, Value};
 
 use crate::blob::{Blob, skip_space};
+use crate::foreign::{CALL_WINDOW, window};
 
 /// Gemma 4's call wrapper.
 const TOOL_CALL_OPEN: &str = "<|tool_call>";
@@ -17,9 +18,8 @@ const FUNCTION_CALL_OPEN: &str = "<start_function_call>";
 const FUNCTION_CALL_CLOSES: [&str; 2] = ["<end_function_call>", "</end_function_call>"];
 /// Gemma's string quote token.
 const QUOTE: &str = "<|\"|>";
-/// How far a call may run, in bytes: reading stays linear on text full
-/// of lines that open one and never close it.
-const CALL_WINDOW: usize = 16 * 1024;
+/// How deep values may nest (deeper is no call: the reader recurses).
+const MAX_DEPTH: usize = 64;
 
 /// Whether a line (trimmed at its start) opens a Gemma call.
 pub(crate) fn opens_gemma_call(line: &str) -> bool {
@@ -52,9 +52,13 @@ pub(crate) fn read_gemma_call(text: &str, p: usize) -> Option<Blob> {
         return Some(Blob::Failed { stop: at });
     };
     let tool = text[at..at + len].to_string();
+    // A call runs at most so far: reading stays linear on text full of
+    // lines that open one and never close it.
+    let window = at + window(&text[at..], CALL_WINDOW).len();
     let mut reader = Reader {
-        text: &text[..(at + CALL_WINDOW).min(text.len())],
+        text: &text[..window],
         pos: at + len,
+        depth: 0,
     };
     let Some(Value::Object(input)) = reader.object() else {
         return Some(Blob::Failed {
@@ -87,6 +91,8 @@ fn name_len(text: &str) -> Option<usize> {
 struct Reader<'a> {
     text: &'a str,
     pos: usize,
+    /// How many objects and lists are open.
+    depth: usize,
 }
 
 impl Reader<'_> {
@@ -156,11 +162,19 @@ impl Reader<'_> {
             self.pos += QUOTE.len() + close + QUOTE.len();
             return Some(Value::String(value));
         }
-        if rest.starts_with('{') {
-            return self.object();
-        }
-        if rest.starts_with('[') {
-            return self.list();
+        let opens_object = rest.starts_with('{');
+        if opens_object || rest.starts_with('[') {
+            if self.depth >= MAX_DEPTH {
+                return None;
+            }
+            self.depth += 1;
+            let value = if opens_object {
+                self.object()
+            } else {
+                self.list()
+            };
+            self.depth -= 1;
+            return value;
         }
         let len = rest.find(ends).unwrap_or(rest.len());
         // A quote token the model closed a bare value with.
@@ -233,6 +247,17 @@ mod tests {
             action("call:f{a:{b:<|\"|>x<|\"|>},c:[1,<|\"|>y<|\"|>]}").map(|a| a.1),
             Some(json!({"a": {"b": "x"}, "c": [1, "y"]}))
         );
+    }
+
+    #[test]
+    fn long_and_deep_calls_end_reading_without_harm() {
+        let long = format!("call:f{{ab:{}}}", "é".repeat(9000));
+        assert!(read_gemma_call(&long, 0).is_some());
+        let deep = format!("call:f{{a:{}", "[".repeat(8000));
+        assert!(matches!(
+            read_gemma_call(&deep, 0),
+            Some(Blob::Failed { .. })
+        ));
     }
 
     #[test]

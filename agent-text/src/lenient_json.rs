@@ -241,8 +241,14 @@ impl Reader<'_> {
                 Some(b'}') | None => {}
                 // Left open at the end of a line, with text that is no
                 // key after it (the model went on in words): it ends
-                // there, as it would at the end of the text.
-                Some(_) if self.text[value_end..self.pos].contains('\n') => {
+                // there, as it would at the end of the text. A key on the
+                // next line (`limit: 3`, `limit=3`) is a broken object,
+                // not an end.
+                Some(_)
+                    if self.text[value_end..self.pos].contains('\n')
+                        && !self.key_starts_at(self.pos)
+                        && !self.assignment_starts_at(self.pos) =>
+                {
                     self.pos = value_end;
                     return Some(Value::Object(map));
                 }
@@ -447,6 +453,17 @@ impl Reader<'_> {
             _ => return false,
         }
         self.bytes.get(self.after_blanks(at)) == Some(&b':')
+    }
+
+    /// Whether `name=` starts at `at` (a Python keyword argument).
+    fn assignment_starts_at(&self, mut at: usize) -> bool {
+        if !self.bytes.get(at).copied().is_some_and(is_identifier_byte) {
+            return false;
+        }
+        while self.bytes.get(at).copied().is_some_and(is_identifier_byte) {
+            at += 1;
+        }
+        self.bytes.get(self.after_blanks(at)) == Some(&b'=')
     }
 
     /// The first offset from `at` that is not whitespace.
@@ -659,6 +676,16 @@ mod tests {
             loose("{\"a\": 1, \"b\": \"x, y\"}"),
             Some(json!({"a": 1, "b": "x, y"}))
         );
+    }
+
+    #[test]
+    fn an_object_left_open_ends_before_words_but_not_before_a_key() {
+        assert_eq!(
+            parse("{\"a\": 1\nthen some words"),
+            Some(serde_json::json!({"a": 1}))
+        );
+        assert_eq!(parse("{\"q\": \"a\"\n  limit: 3}"), None);
+        assert_eq!(parse("{'q': 'a'\n limit=3}"), None);
     }
 
     #[test]

@@ -410,7 +410,9 @@ fn parse_body(text: &str, range: Range<usize>, thought: String, options: ParseOp
             end: offset + end,
         };
     }
-    match bare_paper_step(body) {
+    // A model asked for answers in plain words (`implicit_final_answer`)
+    // may cite as `Paris[1]`: no step.
+    match bare_paper_step(body).filter(|_| !options.implicit_final_answer) {
         Some(ActionValue::Paper { name, input, end }) => {
             return Parsed::Action {
                 tool: name,

@@ -27,10 +27,38 @@ pub(super) fn table_separator(path: &Path, text: &str) -> Option<char> {
     }
 }
 
-/// Whether a `;`-separated table's numbers are written with a decimal
-/// comma: they are, as spreadsheets in much of Europe write them.
-pub(super) fn decimal_comma_in(separator: char) -> bool {
-    separator == ';'
+/// Whether the table `text` (cells split on `separator`) writes its
+/// numbers with a decimal comma: when a cell shows one (`92,10`); else,
+/// in a `;`-separated table, as spreadsheets in much of Europe write
+/// them, unless a cell shows a decimal point (`8.99`, not the `8.412` of
+/// a group of thousands).
+pub(super) fn decimal_comma_in<'a>(
+    separator: char,
+    lines: impl IntoIterator<Item = &'a str>,
+) -> bool {
+    let mut decimal_point = false;
+    for cell in lines.into_iter().flat_map(|line| cells(line, separator)) {
+        if written_with_decimal_comma(&cell) {
+            return true;
+        }
+        decimal_point |= written_with_decimal_point(&cell);
+    }
+    separator == ';' && !decimal_point
+}
+
+/// `8.99`: digits, a point, digits other than a group of three.
+fn written_with_decimal_point(cell: &str) -> bool {
+    let cell = cell.trim_matches(CURRENCY_SIGNS).trim();
+    cell.split_once('.').is_some_and(|(whole, fraction)| {
+        !whole.is_empty()
+            && whole
+                .trim_start_matches('-')
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+            && fraction.len() != 3
+            && !fraction.is_empty()
+            && fraction.bytes().all(|b| b.is_ascii_digit())
+    })
 }
 
 /// A markdown table in a text (`| name | name |`, a `|---|---|` line,
@@ -61,10 +89,7 @@ pub(super) fn pipe_tables(text: &str) -> Vec<PipeTable> {
         let end = (start..lines.len())
             .find(|&i| !is_row(lines[i]))
             .unwrap_or(lines.len());
-        let decimal_comma = lines[start..end]
-            .iter()
-            .flat_map(|line| cells(line, '|'))
-            .any(|cell| written_with_decimal_comma(&cell));
+        let decimal_comma = decimal_comma_in('|', lines[start..end].iter().copied());
         tables.push(PipeTable {
             rows: start..end,
             names: cells(lines[n], '|'),
@@ -98,6 +123,9 @@ fn written_with_decimal_comma(cell: &str) -> bool {
     })
 }
 
+/// Fields a JSON record is summed by, at most (wider ones are not).
+const MAX_RECORD_FIELDS: usize = 32;
+
 /// The object a line of a JSON file holds whole (`{"item": …, "units":
 /// 12},` in a list written one record per line, or a JSON Lines row),
 /// as a row: its keys and its values' text.
@@ -109,6 +137,9 @@ pub(super) fn json_record(line: &str) -> Option<Vec<(String, String)>> {
     let serde_json::Value::Object(object) = serde_json::from_str(line).ok()? else {
         return None;
     };
+    if object.len() > MAX_RECORD_FIELDS {
+        return None;
+    }
     let fields = object.into_iter().map(|(key, value)| {
         let text = match value {
             serde_json::Value::String(text) => text,
@@ -205,13 +236,8 @@ pub(super) fn column_values(text: &str, path: &Path, regex: &regex::Regex) -> Op
     let mut lines = text.lines();
     let header = cells(lines.next()?, separator);
     let rows: Vec<&str> = lines.collect();
-    named_column(
-        &header,
-        &rows,
-        separator,
-        decimal_comma_in(separator),
-        regex,
-    )
+    let decimal_comma = decimal_comma_in(separator, rows.iter().copied());
+    named_column(&header, &rows, separator, decimal_comma, regex)
 }
 
 /// The same for a markdown table of `text` whose header `regex` matches
@@ -410,6 +436,15 @@ mod tests {
         assert_eq!(table_separator(path, "a,b;c\n1,2;3"), Some(','));
         assert_eq!(table_separator(Path::new("a.tsv"), "a;b;c"), Some('\t'));
         assert_eq!(table_separator(Path::new("a.txt"), "a;b;c"), None);
+    }
+
+    #[test]
+    fn a_tables_decimal_mark_is_read_from_its_cells() {
+        assert!(decimal_comma_in(';', ["a;1.290", "b;8.412"]));
+        assert!(!decimal_comma_in(';', ["a;1.085", "b;8.99"]));
+        assert!(decimal_comma_in(',', ["a,\"92,10\""]));
+        assert!(!decimal_comma_in(',', ["a,1.290", "b,8"]));
+        assert!(decimal_comma_in('|', ["| a | 92,10 |"]));
     }
 
     #[test]

@@ -69,14 +69,14 @@ pub(super) fn grep(root: &FileRoot, args: GrepArgs) -> Result<ToolOutput, ToolEr
             ))
         }
         Grep::Found(output) => output,
-        Grep::Missed { output, .. } if several_words.is_some() => output,
         Grep::Missed {
             output: missed,
             non_ascii,
         } => {
-            // One plain word found nowhere: cut to a stem, it may be on a
-            // line in another form, or with other accents (only files that
-            // are not all ASCII can hold those).
+            // Plain text found nowhere: cut to stems, its words may be on
+            // a table row read with its column names (`region:North,Aug`),
+            // and one word may be on a line in another form, or with other
+            // accents (only files that are not all ASCII can hold those).
             let stems =
                 stems.filter(|stems| non_ascii || words::looser_than_written(stems, &args.pattern));
             let looser = stems
@@ -125,7 +125,8 @@ enum LineMatch<'a> {
     /// Each of these word stems, on the line or on a table row read with
     /// its column names.
     Words(&'a [String]),
-    /// Either of the two.
+    /// The pattern, or each of these word stems on the line as written
+    /// (not a table row read with its column names).
     PatternOrWords(&'a regex::Regex, &'a [String]),
 }
 
@@ -196,10 +197,19 @@ fn grep_in(
             ["json", "jsonl", "ndjson"].contains(&e.to_ascii_lowercase().as_str())
         });
         let mut matching_records = Vec::new();
+        // The first markdown table not above the line read (they are in
+        // line order).
+        let mut next_table = 0;
         for (n, line) in text.lines().enumerate() {
+            while pipe_tables.get(next_table).is_some_and(|t| t.rows.end <= n) {
+                next_table += 1;
+            }
             // A table row's cells, split once: to match its labelled text,
             // to show it and to sum it.
-            let pipe_table = pipe_tables.iter().position(|t| t.rows.contains(&n));
+            let pipe_table = pipe_tables
+                .get(next_table)
+                .filter(|t| t.rows.contains(&n))
+                .map(|_| next_table);
             let in_table = match (separator, pipe_table) {
                 (Some(sep), _) => header_cells.as_deref().filter(|_| n > 0).map(|h| (sep, h)),
                 (None, Some(t)) => Some(('|', pipe_tables[t].names.as_slice())),
@@ -214,13 +224,17 @@ fn grep_in(
             let matches = match matcher {
                 LineMatch::Pattern(regex) => regex.is_match(line),
                 LineMatch::Words(stems) => holds_words(stems),
+                // The line as written: a table row read with its column
+                // names would match words of the header on every row.
                 LineMatch::PatternOrWords(regex, stems) => {
-                    regex.is_match(line) || holds_words(stems)
+                    regex.is_match(line) || words::holds_each(line, stems)
                 }
             };
             if matches {
                 only_header &= n == 0;
-                only_pipe_headers &= pipe_tables.iter().any(|t| t.rows.start == n + 2);
+                only_pipe_headers &= pipe_tables
+                    .get(next_table)
+                    .is_some_and(|t| t.rows.start == n + 2);
                 if json_file && let Some(record) = json_record(line) {
                     matching_records.push((n + 1, record));
                 }
@@ -273,7 +287,9 @@ fn grep_in(
             out.push(format!("{shown}: {values}"));
         }
         let summed_table = match (separator, matching_table) {
-            (Some(sep), _) => header_cells.as_deref().map(|h| (h, decimal_comma_in(sep))),
+            (Some(sep), _) => header_cells
+                .as_deref()
+                .map(|h| (h, decimal_comma_in(sep, text.lines().skip(1)))),
             (None, Some(t)) => Some((
                 pipe_tables[t].names.as_slice(),
                 pipe_tables[t].decimal_comma,
