@@ -658,6 +658,27 @@ impl Walk<'_> {
         let label = self.text[found.start..found.value].trim_matches(|c: char| !c.is_alphabetic());
         let ai_prefix = label.eq_ignore_ascii_case("ai");
         match read_blob(self.text, at) {
+            blob @ Blob::Final { .. } => self.step_of(blob),
+            blob @ Blob::Action { .. } if ai_prefix => self.step_of(blob),
+            _ => None,
+        }
+    }
+
+    /// The step a blob read as an action or an answer stands for, with
+    /// the thought so far and the blob's own; `None` for any other blob.
+    fn step_of(&mut self, blob: Blob) -> Option<Parsed> {
+        match blob {
+            Blob::Action {
+                tool,
+                input,
+                thought,
+                end,
+            } => Some(Parsed::Action {
+                tool,
+                input,
+                thought: self.thought_with(thought),
+                end,
+            }),
             Blob::Final {
                 answer,
                 thought,
@@ -667,18 +688,7 @@ impl Walk<'_> {
                 thought: self.thought_with(thought),
                 end,
             }),
-            Blob::Action {
-                tool,
-                input,
-                thought,
-                end,
-            } if ai_prefix => Some(Parsed::Action {
-                tool,
-                input,
-                thought: self.thought_with(thought),
-                end,
-            }),
-            _ => None,
+            Blob::NotAction { .. } | Blob::Failed { .. } => None,
         }
     }
 
@@ -694,32 +704,13 @@ impl Walk<'_> {
                 Some(next) if next.label == Label::FinalAnswer => self.final_answer(next),
                 _ => Parsed::Error { reason, tool: None },
             }),
-            ActionValue::Blob(at) => match read_blob(self.text, at) {
-                Blob::Action {
-                    tool,
-                    input,
-                    thought,
-                    end,
-                } => Some(Parsed::Action {
-                    tool,
-                    input,
-                    thought: self.thought_with(thought),
-                    end,
-                }),
-                Blob::Final {
-                    answer,
-                    thought,
-                    end,
-                } => Some(Parsed::Final {
-                    answer,
-                    thought: self.thought_with(thought),
-                    end,
-                }),
-                Blob::NotAction { .. } | Blob::Failed { .. } => Some(Parsed::Error {
+            ActionValue::Blob(at) => {
+                let blob = read_blob(self.text, at);
+                Some(self.step_of(blob).unwrap_or_else(|| Parsed::Error {
                     reason: "the `Action:` line does not name a tool".into(),
                     tool: None,
-                }),
-            },
+                }))
+            }
             ActionValue::Finish { answer, end } => Some(Parsed::Final {
                 answer,
                 thought: self.thought(),
