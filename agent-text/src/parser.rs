@@ -574,31 +574,9 @@ impl Walk<'_> {
     /// A blob candidate at `at`: a step, or reasoning to walk on from.
     fn blob(&mut self, at: usize) -> Option<Parsed> {
         match read_blob(self.text, at) {
-            Blob::Action {
-                tool,
-                input,
-                thought,
-                end,
-            } => {
+            step @ (Blob::Action { .. } | Blob::Final { .. }) => {
                 self.take_free_text(at);
-                Some(Parsed::Action {
-                    tool,
-                    input,
-                    thought: self.thought_with(thought),
-                    end,
-                })
-            }
-            Blob::Final {
-                answer,
-                thought,
-                end,
-            } => {
-                self.take_free_text(at);
-                Some(Parsed::Final {
-                    answer,
-                    thought: self.thought_with(thought),
-                    end,
-                })
+                self.step_of(step)
             }
             Blob::NotAction { end } => {
                 self.blob_floor = end;
