@@ -88,6 +88,10 @@ pub(crate) fn read_action(text: &str, value: usize, limit: usize) -> ActionValue
     if let Some(blob_at) = blob_after_comment(text, line, line_end, limit) {
         return ActionValue::Blob(blob_at);
     }
+    // `${{ … }}$`: the blob inside a template placeholder's marks.
+    if line.starts_with("${") {
+        return ActionValue::Blob(name_at + '$'.len_utf8());
+    }
     if line.starts_with("```")
         || line.starts_with('{')
         || line.starts_with("<tool_call>")
@@ -149,15 +153,31 @@ fn colon_call(line: &str, line_end: usize) -> Option<ActionValue> {
 
 /// Where a fenced or bare JSON blob starts, on the line after an action
 /// line that is only a comment in parentheses (`Action: (to find the
-/// first number)`), before `limit`.
+/// first number)`) or a copied placeholder (`Action: $JSON_BLOB`), before
+/// `limit`.
 fn blob_after_comment(text: &str, line: &str, line_end: usize, limit: usize) -> Option<usize> {
     let line = line.trim();
-    if !(line.starts_with('(') && line.ends_with(')')) {
+    let comment = line.starts_with('(') && line.ends_with(')');
+    if !(comment || is_placeholder(line)) {
         return None;
     }
-    let at = crate::blob::skip_space(text, line_end);
+    let mut at = crate::blob::skip_space(text, line_end);
+    if text[at..].starts_with("${") {
+        at += '$'.len_utf8();
+    }
     let opens = text[at..].starts_with("```") || text[at..].starts_with('{');
     (opens && at < limit).then_some(at)
+}
+
+/// Whether `line` is a prompt template's placeholder the model copied,
+/// such as `$JSON_BLOB`: a `$` and a word in capitals.
+fn is_placeholder(line: &str) -> bool {
+    line.strip_prefix('$').is_some_and(|word| {
+        word.chars().any(|c| c.is_ascii_uppercase())
+            && word
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit())
+    })
 }
 
 /// The text between `open` and `close` when they wrap the whole line and

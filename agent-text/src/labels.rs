@@ -257,7 +257,7 @@ fn dspy_field(line: &str) -> Option<Label> {
 
 /// Labels as models translate them, lower-cased, words split by one
 /// space. Only read at a line start, before a colon.
-const TRANSLATED: [(&str, Label); 212] = [
+const TRANSLATED: &[(&str, Label)] = &[
     // Thought
     ("pensée", Label::Thought),
     ("réflexion", Label::Thought),
@@ -347,6 +347,11 @@ const TRANSLATED: [(&str, Label); 212] = [
     ("最終回答", Label::FinalAnswer),
     ("最終的な答え", Label::FinalAnswer),
     ("최종 답변", Label::FinalAnswer),
+    ("답변", Label::FinalAnswer),
+    ("정답", Label::FinalAnswer),
+    ("回答", Label::FinalAnswer),
+    ("答复", Label::FinalAnswer),
+    ("答え", Label::FinalAnswer),
     // Dutch, Polish, Turkish, Vietnamese, Indonesian, Arabic, Hindi, Ukrainian
     ("gedachte", Label::Thought),
     ("myśl", Label::Thought),
@@ -395,12 +400,18 @@ const TRANSLATED: [(&str, Label); 212] = [
     ("nihai cevap", Label::FinalAnswer),
     ("son cevap", Label::FinalAnswer),
     ("cevap", Label::FinalAnswer),
+    ("nihai yanıt", Label::FinalAnswer),
+    ("yanıt", Label::FinalAnswer),
     ("câu trả lời cuối cùng", Label::FinalAnswer),
     ("câu trả lời", Label::FinalAnswer),
+    ("trả lời cuối cùng", Label::FinalAnswer),
+    ("trả lời", Label::FinalAnswer),
+    ("đáp án", Label::FinalAnswer),
     ("jawaban akhir", Label::FinalAnswer),
     ("jawaban", Label::FinalAnswer),
     ("الإجابة النهائية", Label::FinalAnswer),
     ("الإجابة", Label::FinalAnswer),
+    ("الجواب", Label::FinalAnswer),
     ("अंतिम उत्तर", Label::FinalAnswer),
     ("उत्तर", Label::FinalAnswer),
     ("остаточна відповідь", Label::FinalAnswer),

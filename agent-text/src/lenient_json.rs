@@ -4,6 +4,9 @@
 //! arrays at the end of the text. It reads one value and ignores what
 //! follows. It runs in linear time with bounded nesting, and never panics.
 //!
+//! JSON that opens with a prompt template's escaped braces (`{{…}}`) is
+//! read without them.
+//!
 //! JSON that cannot be read so is read again with its typographic quotes
 //! (`“…”`, `„…“`, `‘…’`) and full-width punctuation (`｛`, `：`, `，`, as a
 //! Chinese or Japanese input method writes them) taken as the ASCII ones
@@ -29,14 +32,62 @@ pub(crate) fn read_lenient(text: &str) -> Result<(Value, usize), usize> {
     let Err(stopped) = as_written else {
         return as_written;
     };
-    let Some((ascii, offsets)) = with_ascii_punctuation(text) else {
-        return Err(stopped);
-    };
-    match read_ascii(&ascii, false) {
+    if let Some((ascii, offsets)) = with_ascii_punctuation(text)
+        && let Ok((value, used)) = read_ascii(&ascii, false)
+    {
         // Offsets in `ascii` back to offsets in `text`.
-        Ok((value, used)) => Ok((value, offsets[used])),
-        Err(_) => Err(stopped),
+        return Ok((value, offsets[used]));
     }
+    read_template_braces(text).ok_or(stopped)
+}
+
+/// JSON written with a prompt template's escaped braces, as a model
+/// copies them from a format string (`{{"query": "…"}}`, or the
+/// `{{{ … }}}` of a placeholder wrapped in them): text that opens with
+/// two braces, which no JSON does. Read with every doubled brace outside
+/// strings read as one, and failing that with the extra opening braces
+/// left out.
+fn read_template_braces(text: &str) -> Option<(Value, usize)> {
+    let start = text.len() - text.trim_start().len();
+    let rest = &text[start..];
+    if !rest.starts_with("{{") {
+        return None;
+    }
+    let (single, offsets) = with_single_braces(rest);
+    if let Ok((value, used)) = read_ascii(&single, false) {
+        return Some((value, start + offsets[used]));
+    }
+    let extra = rest.len() - rest.trim_start_matches(['{', ' ', '\t', '\n', '\r']).len();
+    let last_brace = rest[..extra].rfind('{')?;
+    let (value, used) = read_ascii(&rest[last_brace..], false).ok()?;
+    Some((value, start + last_brace + used))
+}
+
+/// `text` with each `{{` and `}}` outside strings written as one brace,
+/// and for each byte offset of it (and its end) the offset in `text`.
+fn with_single_braces(text: &str) -> (String, Vec<usize>) {
+    let mut single = String::with_capacity(text.len());
+    let mut offsets = Vec::with_capacity(text.len() + 1);
+    let mut inside: Option<char> = None;
+    let mut escaped = false;
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        match inside {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(quote) if c == quote => inside = None,
+            Some(_) => {}
+            None if c == '"' || c == '\'' => inside = Some(c),
+            None if (c == '{' || c == '}') && chars.peek().map(|(_, n)| *n) == Some(c) => {
+                chars.next();
+            }
+            None => {}
+        }
+        offsets.extend(std::iter::repeat_n(at, c.len_utf8()));
+        single.push(c);
+    }
+    offsets.push(text.len());
+    (single, offsets)
 }
 
 /// What JSON that [`read_lenient`] cannot read meant, with an object's
@@ -534,6 +585,39 @@ mod tests {
 
     fn parse(s: &str) -> Option<Value> {
         parse_lenient(s).map(|(v, _)| v)
+    }
+
+    #[test]
+    fn a_template_s_escaped_braces_are_read_as_json_s_own() {
+        let read = |s: &str| parse_lenient(s);
+        assert_eq!(
+            read("{{\"query\": \"Cairo\"}}"),
+            Some((json!({"query": "Cairo"}), 20))
+        );
+        // Every brace doubled, the inner object's too; the end is after
+        // the last closing pair.
+        let text = "{{\"action\": \"search\", \"action_input\": {{\"q\": \"x\"}}}} then";
+        assert_eq!(
+            read(text),
+            Some((
+                json!({"action": "search", "action_input": {"q": "x"}}),
+                text.len() - 5
+            ))
+        );
+        // A placeholder's three braces around one object.
+        assert_eq!(
+            parse(
+                "{{{ \"action\": \"get_weather\", \"action_input\": {\"location\": \"Cairo\"}}}}$"
+            ),
+            Some(json!({"action": "get_weather", "action_input": {"location": "Cairo"}}))
+        );
+        // Braces inside strings stay as written, and a template that is
+        // no JSON stays unread.
+        assert_eq!(
+            parse("{{\"text\": \"a {{b}} c\"}}"),
+            Some(json!({"text": "a {{b}} c"}))
+        );
+        assert_eq!(parse("{{user_name}}"), None);
     }
 
     #[test]

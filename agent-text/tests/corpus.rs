@@ -65,6 +65,11 @@ fn outputs_of_local_models_in_notebooks_and_threads_parse_as_expected() {
     check_cases(include_str!("data/local_model_outputs.jsonl"), 39);
 }
 
+#[test]
+fn outputs_in_agent_lab_logs_and_fixtures_parse_as_expected() {
+    check_cases(include_str!("data/lab_log_outputs.jsonl"), 50);
+}
+
 /// Whether a case's text parses to its `expect`.
 fn matches_expect(case: &Value) -> bool {
     let expect = &case["expect"];

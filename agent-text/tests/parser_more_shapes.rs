@@ -4,8 +4,9 @@
 //! conversational `AI:` prefix, a paper-style step as the whole reply,
 //! Qwen-Agent's `✿FUNCTION✿` markers, call objects keyed other ways,
 //! more ways to write the answer's label, Gemma's and Gemini's own call
-//! syntax, calls whose strings run over lines, and tool results the model
-//! invents under other names.
+//! syntax, calls whose strings run over lines, tool results the model
+//! invents under other names, and a prompt template's placeholders and
+//! escaped braces copied around a step.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -230,4 +231,51 @@ fn tool_results_invented_under_other_names_end_the_input() {
     );
     assert_eq!(j("Финальный ответ: 42 дня"), final_answer("42 дня"));
     assert_eq!(j("答案：九千二"), final_answer("九千二"));
+}
+
+#[test]
+fn a_template_s_placeholder_and_escaped_braces_around_a_step_are_read_through() {
+    assert_eq!(
+        j("Thought: look it up\nAction: search\nAction Input: {{\"query\": \"Cairo weather\"}}"),
+        action("search", json!({"query": "Cairo weather"}))
+    );
+    assert_eq!(
+        j(
+            "Thought: x\nAction:\n```json\n{{\n  \"action\": \"search\",\n  \"action_input\": {{\"query\": \"Cairo\"}}\n}}\n```"
+        ),
+        action("search", json!({"query": "Cairo"}))
+    );
+    assert_eq!(
+        j("Thought: x\nAction:\n$JSON_BLOB\n{\"action\": \"search\", \"action_input\": \"Cairo\"}"),
+        action("search", json!("Cairo"))
+    );
+    assert_eq!(
+        j(
+            "Thought: x\nAction: $JSON_BLOB\n${{ \"action\": \"search\", \"action_input\": {\"q\": \"Cairo\"}}}$"
+        ),
+        action("search", json!({"q": "Cairo"}))
+    );
+    // A template that is no JSON is the input as written; braces in an
+    // answer or inside a string stay.
+    assert_eq!(
+        j("Thought: x\nAction: render\nAction Input: {{user_name}}"),
+        action("render", json!("{{user_name}}"))
+    );
+    assert_eq!(
+        j("Thought: done\nFinal Answer: use {{name}} in the template"),
+        final_answer("use {{name}} in the template")
+    );
+    assert_eq!(
+        j("Thought: x\nAction: write\nAction Input: {\"text\": \"a {{b}} c\"}"),
+        action("write", json!({"text": "a {{b}} c"}))
+    );
+}
+
+#[test]
+fn a_bare_answer_label_in_more_languages_is_the_answer() {
+    assert_eq!(j("Trả lời: Hà Nội"), final_answer("Hà Nội"));
+    assert_eq!(j("Thought: ok\n回答：東京"), final_answer("東京"));
+    assert_eq!(j("Düşünce: tamam\nYanıt: Ankara"), final_answer("Ankara"));
+    assert_eq!(j("답변: 서울"), final_answer("서울"));
+    assert_eq!(j("Đáp án: 42 km"), final_answer("42 km"));
 }
