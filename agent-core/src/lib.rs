@@ -85,6 +85,7 @@ pub mod tool;
 pub mod tool_name;
 pub mod trace;
 pub mod transport;
+pub mod typos;
 
 #[cfg(feature = "testing")]
 pub mod testing;

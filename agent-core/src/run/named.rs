@@ -9,6 +9,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::typos::one_typo_apart;
+
 /// The question's code-form names a result has not shown yet.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub(super) struct NamedInQuestion {
@@ -40,14 +42,27 @@ impl NamedInQuestion {
     }
 
     /// Marks the names that `result`, a tool result that found something,
-    /// shows (in any case).
+    /// shows: in any case, or spelt a typo apart (the question's
+    /// `guest_inof.txt` is the result's `guest_info.txt`: a question
+    /// typed in a hurry misspells the name the files write right).
     pub(super) fn see(&mut self, result: &str) {
         if self.unseen.is_empty() {
             return;
         }
         let result = result.to_lowercase();
-        self.unseen
-            .retain(|name| !result.contains(&name.to_lowercase()));
+        let shown_words: Vec<String> = result
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|word| word.contains('_'))
+            .map(letters_of)
+            .collect();
+        self.unseen.retain(|name| {
+            let name = name.to_lowercase();
+            let letters = letters_of(&name);
+            !result.contains(&name)
+                && !shown_words
+                    .iter()
+                    .any(|word| one_typo_apart(word, &letters))
+        });
     }
 
     /// Whether an answer given now would be sent back for these names.
@@ -64,6 +79,11 @@ impl NamedInQuestion {
         self.warned = true;
         self.unseen.clone()
     }
+}
+
+/// A code-form name without its `_` joins: the letters a typo is read in.
+fn letters_of(name: &str) -> String {
+    name.chars().filter(|c| *c != '_').collect()
 }
 
 #[cfg(test)]
@@ -95,5 +115,19 @@ mod tests {
         let mut shown = NamedInQuestion::of("What is latency_ms?");
         shown.see("ts,latency_ms\n1,20");
         assert!(shown.check_answer().is_empty());
+    }
+
+    #[test]
+    fn a_result_that_shows_a_misspelt_name_spelt_right_clears_it() {
+        let mut named = NamedInQuestion::of("what's the wifi pasword? it's in guest_inof.txt");
+        named.see("guest_info.txt:4: Password: x");
+        assert!(named.check_answer().is_empty());
+        let mut named = NamedInQuestion::of("the average of respnse_time?");
+        named.see("ts,response_time\n1,20");
+        assert!(named.check_answer().is_empty());
+        // Another name, or a name with other digits, is not the same one.
+        let mut named = NamedInQuestion::of("What is max_retries and sales_q3_total?");
+        named.see("max_requests = 5\nsales_q4_total = 3");
+        assert_eq!(named.check_answer(), ["max_retries", "sales_q3_total"]);
     }
 }

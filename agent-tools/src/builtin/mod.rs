@@ -11,7 +11,6 @@ mod overview;
 mod root;
 mod search;
 mod table;
-mod typos;
 mod versions;
 mod words;
 mod written;

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use super::dated;
 use super::fold::fold;
 use super::root::FileRoot;
-use super::typos::one_typo_apart;
+use agent_core::typos::one_typo_apart;
 
 /// Files visited at most by one walk.
 pub(crate) const MAX_WALKED_FILES: usize = 20_000;

@@ -1,8 +1,10 @@
 //! Words a typo apart: a task written in a hurry names `reciepts.csv`,
 //! and a small model copies the name as written. The file tools take a
-//! missing file's name so misspelt for the file it misspells. (`search`
-//! does not: everyday words are a letter from title words, `count` from
-//! `Mount`, and a query about what the base lacks must find nothing.)
+//! missing file's name so misspelt for the file it misspells, and the
+//! run's names check takes a result that shows the name spelt right as
+//! showing it. (`search` does not: everyday words are a letter from title
+//! words, `count` from `Mount`, and a query about what the base lacks
+//! must find nothing.)
 
 /// Letters a word needs before a typo in it is read as one: shorter words
 /// one letter apart are often other words (`cat`, `car`).
@@ -13,7 +15,7 @@ const MIN_TYPO_LETTERS: usize = 5;
 /// swapped. Both must be letters only, five of them or more: digits tell
 /// versions and dates apart (`2023`, `2024`), and short words are often
 /// different words. Equal words are not a typo apart.
-pub(crate) fn one_typo_apart(a: &str, b: &str) -> bool {
+pub fn one_typo_apart(a: &str, b: &str) -> bool {
     let letters =
         |w: &str| w.chars().all(char::is_alphabetic) && w.chars().count() >= MIN_TYPO_LETTERS;
     if a == b || !letters(a) || !letters(b) {
