@@ -278,7 +278,7 @@ async fn path_escape_attacks_are_all_refused() {
             "{args}: leaked the root path: {out}"
         );
         assert!(
-            out.contains("is not in the working directory; all of it was searched instead"),
+            out.contains("Searched the whole working directory in place of"),
             "{args}: {out}"
         );
     }
@@ -350,13 +350,15 @@ async fn read_file_numbers_lines_and_reads_ranges() {
         .unwrap();
     assert_eq!(
         read,
-        "`lib.rs` is not a file in the working directory; the closest one is `src/lib.rs`:\n1| pub fn answer() -> u32 {\n2|     41\n3| }"
+        "The closest file to `lib.rs` is `src/lib.rs`:\n1| pub fn answer() -> u32 {\n2|     41\n3| }"
     );
     let read = call(&tools, "read_file", json!({"path": "/home/me/src/main.rs"}))
         .await
         .unwrap();
     assert!(
-        read.starts_with("`/home/me/src/main.rs` is not a file in the working directory; the closest one is `src/main.rs`:\n1| fn main() {"),
+        read.starts_with(
+            "The closest file to `/home/me/src/main.rs` is `src/main.rs`:\n1| fn main() {"
+        ),
         "{read}"
     );
     // Two files as close, short together: both are shown whole.
@@ -366,7 +368,7 @@ async fn read_file_numbers_lines_and_reads_ranges() {
         .unwrap();
     assert_eq!(
         read,
-        "`lib.md` is not a file in the working directory. The files with similar names are short; here they are whole:\n`src/lib.rs`:\n1| pub fn answer() -> u32 {\n2|     41\n3| }\n`src/lib.txt`:\n1| notes"
+        "The files named most like `lib.md` are short; here they are whole:\n`src/lib.rs`:\n1| pub fn answer() -> u32 {\n2|     41\n3| }\n`src/lib.txt`:\n1| notes"
     );
     // Two files as close, too long to show: neither is read, both are named.
     write_long_logs(&f.root);
@@ -451,7 +453,7 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
         assert_eq!(
             out,
             format!(
-                "`{dir}` is not in the working directory; all of it was searched instead:\nsrc/lib.rs\nsrc/main.rs"
+                "Searched the whole working directory in place of `{dir}`:\nsrc/lib.rs\nsrc/main.rs"
             )
         );
     }
@@ -547,7 +549,7 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
     .unwrap();
     assert_eq!(
         out,
-        "`data/stock.tsv` is not a file in the working directory; the closest one is `stock.csv`:\nstock.csv:3: sku: A2 | item: nut | count: 75\nstock.csv:1: sku,item,count\nstock.csv:4: A3,\"nut, large\",9,extra"
+        "The closest file to `data/stock.tsv` is `stock.csv`:\nstock.csv:3: sku: A2 | item: nut | count: 75\nstock.csv:1: sku,item,count\nstock.csv:4: A3,\"nut, large\",9,extra"
     );
     // Plain text is found whatever its case; a regex keeps its own.
     let out = call(&tools, "grep", json!({"pattern": "BETA AGAIN"}))
@@ -572,7 +574,7 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
     // Similar files short together are shown whole.
     assert_eq!(
         out,
-        "no files match `main.py` under `.`, ignoring case. The file with a similar name is short; here it is whole:\n`src/main.rs`:\n1| fn main() {\n2|     println!(\"hi\");\n3| }"
+        "The file named most like `main.py` is short; here it is whole:\n`src/main.rs`:\n1| fn main() {\n2|     println!(\"hi\");\n3| }"
     );
     // A pattern that starts with the directory searched gets the same
     // similar paths as without the directory.
@@ -593,7 +595,7 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
         }
         let out = call(&config_tools, "search_files", args).await.unwrap();
         assert!(
-            out.ends_with("similar names are short; here they are whole:\n`config/dev/http.yaml`:\n1| backoff_ms: 100\n`config/prod/http.yaml`:\n1| backoff_ms: 1500"),
+            out.ends_with("are short; here they are whole:\n`config/dev/http.yaml`:\n1| backoff_ms: 100\n`config/prod/http.yaml`:\n1| backoff_ms: 1500"),
             "{dir:?}: {out}"
         );
     }
@@ -613,7 +615,7 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
     .unwrap();
     assert_eq!(
         out,
-        "`docs` is not a directory in the working directory; the closest one is `documentation`:\ndocumentation/overview.md:1: Written by Ada."
+        "The closest directory to `docs` is `documentation`:\ndocumentation/overview.md:1: Written by Ada."
     );
     let out = call(
         &tools,
@@ -1146,7 +1148,7 @@ async fn grep_in_a_folder_that_is_not_there_searches_the_whole_root() {
     .await
     .unwrap();
     assert!(
-        out.starts_with("`src` is not in the working directory; all of it was searched instead:\nlib/http/client.py:1: DEFAULT_CONNECT_TIMEOUT_MS = 2500"),
+        out.starts_with("Searched the whole working directory in place of `src`:\nlib/http/client.py:1: DEFAULT_CONNECT_TIMEOUT_MS = 2500"),
         "{out}"
     );
     // A path outside the root is still refused.
@@ -1197,9 +1199,7 @@ async fn grep_reads_a_glob_path_as_the_files_it_matches() {
     // is not there.
     let out = grep("revenue", "quarterly/*.md").await;
     assert!(
-        out.starts_with(
-            "`quarterly/*.md` is not in the working directory; all of it was searched instead:\n"
-        ),
+        out.starts_with("Searched the whole working directory in place of `quarterly/*.md`:\n"),
         "{out}"
     );
     assert_eq!(out.matches("Revenue:").count(), 4, "{out}");

@@ -57,7 +57,7 @@ fn substitute(
         Ok(path) => {
             let given: String = given.chars().take(80).collect();
             let note = format!(
-                "`{given}` is not a {kind} in the working directory; the closest one is `{closest}`{}",
+                "The closest {kind} to `{given}` is `{closest}`{}",
                 dated::weekday_note(closest)
             );
             Ok((path, Some(note)))
@@ -102,9 +102,7 @@ pub(super) fn resolve_search_base(
                 return Err(err);
             };
             let shown: String = given.chars().take(80).collect();
-            let note = format!(
-                "`{shown}` is not in the working directory; all of it was searched instead"
-            );
+            let note = format!("Searched the whole working directory in place of `{shown}`");
             Ok((base, Some(note)))
         }
         other => other,

@@ -68,6 +68,13 @@ pub(super) fn search_files(
         {
             return Ok(ToolOutput::new(with_note(note, containing)));
         }
+        // A name without wildcards missed by a letter or a folder: the
+        // files named like it are what the call looked for, shown first.
+        if let Some(files) = &shown_whole
+            && !args.glob.contains(['*', '?', '['])
+        {
+            return Ok(ToolOutput::new(with_note(note, files.clone())));
+        }
         let listed = named_dir.is_some() || shown_whole.is_some();
         let hint = match named_dir {
             Some(path) => nearby::holds(root, &path),

@@ -61,8 +61,12 @@ fn binary(shown: &str, len: usize) -> ToolError {
 /// each whole, when they are short together ([`SHORT_FILE_LINES`] lines at
 /// most): a small model that guessed a name reads what the candidates
 /// hold instead of guessing again (measured on a 1.5B model, it repeated
-/// the failed call with a list of names in front of it). `None` when no
-/// name looks like it or the files are too long to show.
+/// the failed call with a list of names in front of it). The note leads
+/// with what is shown, not with what is missing: a 1.5B model that read
+/// "`…` is not a file in the working directory" above the file that
+/// answers wrote that the file does not exist, and on its answer turn
+/// refused. `None` when no name looks like it or the files are too long
+/// to show.
 pub(super) fn similar_shown_whole(root: &FileRoot, given: &str) -> Option<String> {
     let similar = nearby::similar_paths(root, given);
     if similar.is_empty() {
@@ -79,10 +83,11 @@ pub(super) fn similar_shown_whole(root: &FileRoot, given: &str) -> Option<String
         }
         files.push((shown, text));
     }
+    let given: String = given.chars().take(80).collect();
     let intro = if files.len() == 1 {
-        "The file with a similar name is short; here it is whole:"
+        format!("The file named most like `{given}` is short; here it is whole:")
     } else {
-        "The files with similar names are short; here they are whole:"
+        format!("The files named most like `{given}` are short; here they are whole:")
     };
     Some(format!("{intro}{}", files_whole(&files)))
 }
