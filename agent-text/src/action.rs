@@ -88,12 +88,9 @@ pub(crate) fn read_action(text: &str, value: usize, limit: usize) -> ActionValue
     if let Some(blob_at) = blob_after_comment(text, line, line_end, limit) {
         return ActionValue::Blob(blob_at);
     }
-    // `${{ … }}$`: the blob inside a template placeholder's marks.
-    if line.starts_with("${") {
-        return ActionValue::Blob(name_at + '$'.len_utf8());
-    }
     if line.starts_with("```")
         || line.starts_with('{')
+        || line.starts_with(crate::blob::TEMPLATE_BLOB)
         || line.starts_with("<tool_call>")
         || foreign::opens_call(line)
         || crate::xml_tags::opens_tag_step(line)
@@ -161,11 +158,10 @@ fn blob_after_comment(text: &str, line: &str, line_end: usize, limit: usize) -> 
     if !(comment || is_placeholder(line)) {
         return None;
     }
-    let mut at = crate::blob::skip_space(text, line_end);
-    if text[at..].starts_with("${") {
-        at += '$'.len_utf8();
-    }
-    let opens = text[at..].starts_with("```") || text[at..].starts_with('{');
+    let at = crate::blob::skip_space(text, line_end);
+    let opens = ["```", "{", crate::blob::TEMPLATE_BLOB]
+        .iter()
+        .any(|open| text[at..].starts_with(open));
     (opens && at < limit).then_some(at)
 }
 

@@ -16,6 +16,11 @@ use crate::input::decode_input;
 use crate::lenient_json::read_lenient;
 use crate::xml_tags;
 
+/// How a blob wrapped in a prompt template's placeholder marks opens
+/// (`${{ … }}$`, as a model copies `$JSON_BLOB` and its escaped braces):
+/// the blob is read from its brace.
+pub(crate) const TEMPLATE_BLOB: &str = "${";
+
 /// What a candidate blob turned out to be.
 #[derive(Debug, PartialEq)]
 pub(crate) enum Blob {
@@ -82,6 +87,9 @@ const INPUT_KEYS: [&str; 12] = [
 /// Reads the blob that starts at byte `at` (maybe after whitespace).
 pub(crate) fn read_blob(text: &str, at: usize) -> Blob {
     let mut p = skip_space(text, at);
+    if text[p..].starts_with(TEMPLATE_BLOB) {
+        p += '$'.len_utf8();
+    }
     let tagged = text[p..].starts_with("<tool_call>");
     if tagged {
         p = skip_space(text, p + "<tool_call>".len());

@@ -9,7 +9,7 @@ use crate::builtin::nearby::walk;
 use crate::builtin::root::{Access, FileRoot};
 
 /// Whether a path as given is written as a glob.
-fn looks_like_glob(given: &str) -> bool {
+pub(super) fn looks_like_glob(given: &str) -> bool {
     given.contains(['*', '?', '['])
 }
 

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use agent_core::{ToolError, ToolOutput};
 
-use super::glob::{case_blind_glob, glob_matches};
+use super::glob::{case_blind_glob, glob_matches, looks_like_glob};
 use super::resolve::{resolve_search_base, with_note};
 use super::text::similar_shown_whole;
 use super::{MAX_LISTED_FILES, SearchFilesArgs};
@@ -70,11 +70,12 @@ pub(super) fn search_files(
         }
         // A name without wildcards missed by a letter or a folder: the
         // files named like it are what the call looked for, shown first.
-        if let Some(files) = &shown_whole
-            && !args.glob.contains(['*', '?', '['])
-        {
-            return Ok(ToolOutput::new(with_note(note, files.clone())));
-        }
+        let shown_whole = match shown_whole {
+            Some(files) if !looks_like_glob(&args.glob) => {
+                return Ok(ToolOutput::new(with_note(note, files)));
+            }
+            other => other,
+        };
         let listed = named_dir.is_some() || shown_whole.is_some();
         let hint = match named_dir {
             Some(path) => nearby::holds(root, &path),
