@@ -7,7 +7,7 @@ use agent_core::python_calls::is_word_name;
 use serde_json::{Map, Value};
 
 use crate::foreign;
-use crate::input::{decode_plain, read_json_at, unquote};
+use crate::input::{decode_plain, empty_object, read_json_at, unquote};
 use crate::lenient_json::read_lenient;
 
 /// Words at most in a tool name (`Intermediate Answer`, `Python REPL`,
@@ -274,9 +274,11 @@ pub(crate) fn bare_paper_step(text: &str) -> Option<ActionValue> {
     paper_style(line, at)
 }
 
-/// `Tool[input]` (no space before `[`) and `Finish[answer]`.
+/// `Tool[input]` (no space before `[`) and `Finish[answer]`, maybe with a
+/// code comment after it on the line (`calculator[<n>]  # <why>`). Empty
+/// brackets are an empty input, an empty object as everywhere else.
 fn paper_style(line: &str, at: usize) -> Option<ActionValue> {
-    let trimmed = line.trim_end();
+    let trimmed = without_trailing_comment(line.trim_end());
     let open = trimmed.find('[')?;
     let inner = trimmed.strip_suffix(']')?.get(open + 1..)?;
     let name = &trimmed[..open];
@@ -290,11 +292,30 @@ fn paper_style(line: &str, at: usize) -> Option<ActionValue> {
             end,
         });
     }
+    let inner = inner.trim();
+    let input = if inner.is_empty() {
+        empty_object()
+    } else {
+        Value::String(unquote(inner).to_string())
+    };
     Some(ActionValue::Paper {
         name: clean_name(name),
-        input: Value::String(unquote(inner.trim()).to_string()),
+        input,
         end,
     })
+}
+
+/// The line up to its last `]` when only a `#` or `//` comment follows it.
+fn without_trailing_comment(line: &str) -> &str {
+    let Some(close) = line.rfind(']') else {
+        return line;
+    };
+    let rest = line[close + 1..].trim_start();
+    if rest.starts_with('#') || rest.starts_with("//") {
+        &line[..=close]
+    } else {
+        line
+    }
 }
 
 /// Drops markup around a name: quotes, backticks, bold, a `functions.` or
@@ -479,6 +500,24 @@ mod tests {
             ActionValue::Named { name, args, .. } => (name, args.map(|a| a.0)),
             other => panic!("{other:?}"),
         }
+    }
+
+    fn paper(line: &str) -> (String, Value, usize) {
+        match paper_style(line, 0) {
+            Some(ActionValue::Paper { name, input, end }) => (name, input, end),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_paper_step_drops_a_trailing_comment_and_reads_empty_brackets_as_no_input() {
+        let line = "calc[7 * 6]  # the product";
+        assert_eq!(paper(line), ("calc".into(), json!("7 * 6"), 11));
+        assert_eq!(paper("calc[7] // why").1, json!("7"));
+        assert_eq!(paper("clock[]").1, json!({}));
+        assert_eq!(paper("clock[  ]").1, json!({}));
+        // Text after the bracket that is no comment is no paper step.
+        assert!(paper_style("calc[7] and more", 0).is_none());
     }
 
     #[test]

@@ -281,8 +281,7 @@ pub(crate) fn from_object(object: Map<String, Value>, end: usize) -> Blob {
         return Blob::NotAction { end };
     }
     let input = input.unwrap_or_else(|| flat_arguments(object, name_key));
-    let lowered = name.trim().to_ascii_lowercase().replace('_', " ");
-    if matches!(lowered.as_str(), "final answer" | "answer" | "finish") {
+    if names_the_answer(&name) {
         return Blob::Final {
             answer: answer_text(input).trim().to_string(),
             thought,
@@ -307,6 +306,15 @@ pub(crate) fn from_object(object: Map<String, Value>, end: usize) -> Blob {
         thought,
         end,
     }
+}
+
+/// `Final Answer`, `final_answer`, `Answer`, `Finish`: an action whose
+/// name says it is the answer, in a blob or after `Action:`.
+pub(crate) fn names_the_answer(name: &str) -> bool {
+    matches!(
+        name.trim().to_ascii_lowercase().replace('_', " ").as_str(),
+        "final answer" | "answer" | "finish"
+    )
 }
 
 #[cfg(test)]

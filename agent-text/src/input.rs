@@ -95,7 +95,8 @@ fn content_start(text: &str, start: usize) -> Option<usize> {
     (p < text.len()).then_some(p)
 }
 
-fn empty_object() -> Value {
+/// The input of a call written with none: an empty object.
+pub(crate) fn empty_object() -> Value {
     Value::Object(serde_json::Map::new())
 }
 

@@ -19,7 +19,8 @@
 //!    `Finish[x]` a final answer, after `Action:` or as the reply's first
 //!    line; a JSON blob (`action`/`action_input`, or `name`/`arguments`,
 //!    keys in any case, spaces for `_`, arguments flat beside the name, a
-//!    list of calls) is an action too.
+//!    list of calls) is an action too. An action named `Final Answer`,
+//!    `Answer` or `Finish`, on a line or in a blob, is the final answer.
 //!    Calls in model families' own syntax are read too (see
 //!    [`crate::foreign`], [`crate::gemma`]), and a call's keyword strings
 //!    may run over several lines.
@@ -44,7 +45,7 @@ use agent_core::family_calls::{
 use agent_core::kimi::read_kimi_calls;
 
 use crate::action::{ActionValue, bare_paper_step, read_action};
-use crate::blob::{Blob, answer_text, read_blob, skip_space};
+use crate::blob::{Blob, answer_text, names_the_answer, read_blob, skip_space};
 use crate::input::{decode_input, decode_plain, read_input, without_stray_fence};
 use crate::labels::{Event, Found, Label, Mode, Scanner, floor_boundary, input_words_after};
 
@@ -214,14 +215,6 @@ fn strip_partial_observation(text: &str) -> &str {
         }
     }
     text
-}
-
-/// `Final Answer`, `final_answer`, `Finish`: an action that is the answer.
-fn is_final_answer_name(name: &str) -> bool {
-    matches!(
-        name.to_ascii_lowercase().replace('_', " ").as_str(),
-        "final answer" | "finish"
-    )
 }
 
 fn clean(text: &str) -> Option<String> {
@@ -742,7 +735,7 @@ impl Walk<'_> {
         };
         match input {
             // `Action: Final Answer` with the answer as its input.
-            Some((Ok(input), end)) if is_final_answer_name(&name) => Parsed::Final {
+            Some((Ok(input), end)) if names_the_answer(&name) => Parsed::Final {
                 answer: answer_text(input).trim().to_string(),
                 thought: self.thought(),
                 end,

@@ -70,6 +70,11 @@ fn outputs_in_agent_lab_logs_and_fixtures_parse_as_expected() {
     check_cases(include_str!("data/lab_log_outputs.jsonl"), 50);
 }
 
+#[test]
+fn outputs_of_courses_and_local_runs_in_more_languages_parse_as_expected() {
+    check_cases(include_str!("data/more_languages_outputs.jsonl"), 40);
+}
+
 /// Whether a case's text parses to its `expect`.
 fn matches_expect(case: &Value) -> bool {
     let expect = &case["expect"];

@@ -429,6 +429,15 @@ fn a_reply_wrapped_in_a_fence_and_an_action_named_final_answer() {
         j("Action: final_answer\nAction Input: \"Paris\""),
         final_answer("Paris")
     );
+    // `answer` is the answer on an `Action:` line as it is in a blob.
+    assert_eq!(
+        j("Action: answer\nAction Input: Paris"),
+        final_answer("Paris")
+    );
+    assert_eq!(
+        j("Action: {\"action\": \"answer\", \"args\": \"Paris\"}"),
+        final_answer("Paris")
+    );
 }
 
 #[test]
