@@ -370,6 +370,21 @@ async fn read_file_numbers_lines_and_reads_ranges() {
         read,
         "The files named most like `lib.md` are short; here they are whole:\n`src/lib.rs`:\n1| pub fn answer() -> u32 {\n2|     41\n3| }\n`src/lib.txt`:\n1| notes"
     );
+    // Only the folder matches: the note says no file is named like it.
+    std::fs::create_dir_all(f.root.join("docs")).unwrap();
+    std::fs::write(f.root.join("docs/onboarding.md"), "1. Get a laptop.\n").unwrap();
+    let read = call(
+        &tools,
+        "read_file",
+        json!({"path": "docs/deploy-checklist.md"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        read,
+        "No file is named like `docs/deploy-checklist.md`; the file whose path is most like it is short; here it is whole:\n`docs/onboarding.md`:\n1| 1. Get a laptop."
+    );
+    std::fs::remove_dir_all(f.root.join("docs")).unwrap();
     // Two files as close, too long to show: neither is read, both are named.
     write_long_logs(&f.root);
     let (_, msg) = call(&tools, "read_file", json!({"path": "day.log"}))

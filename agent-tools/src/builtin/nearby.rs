@@ -114,12 +114,33 @@ pub(crate) fn closest_file(root: &FileRoot, given: &str) -> Option<String> {
     let scored = scored(given, &shown);
     match scored.as_slice() {
         [(best, path), rest @ ..]
-            if *best >= MIN_CLOSEST_SCORE && rest.first().is_none_or(|(s, _)| s < best) =>
+            if *best >= MIN_CLOSEST_SCORE
+                && rest.first().is_none_or(|(s, _)| s < best)
+                && named_alike(given, path) =>
         {
             Some((*path).clone())
         }
         _ => None,
     }
+}
+
+/// Whether `path` looks like the file name of `given`, not only like its
+/// folders: the name matches, or a word of the given name is in the path
+/// (`config/server.toml` for `config.json`, but not `docs/onboarding.md`
+/// for `docs/deploy-checklist.md`, which shares only the folder).
+pub(crate) fn named_alike(given: &str, path: &str) -> bool {
+    let given = fold(&given.trim().replace('\\', "/"));
+    let name = given.rsplit('/').next().unwrap_or(&given);
+    let stem = stem(name);
+    let name_words = words(stem);
+    let only_the_name = Given {
+        path: name,
+        name,
+        stem,
+        words: &name_words,
+        numbers: &[],
+    };
+    score(&fold(path), &only_the_name) > 0
 }
 
 /// The one directory that a search of `given`, a directory that is not
@@ -456,6 +477,19 @@ mod tests {
         assert!(similar("nothing-like-it.txt", &all).is_empty());
         assert!(similar("", &all).is_empty());
         assert!(similar("a.md", &all).is_empty(), "short words do not match");
+    }
+
+    #[test]
+    fn a_path_is_named_alike_when_it_matches_the_name_not_only_the_folders() {
+        assert!(named_alike("config.json", "config/server.toml"));
+        assert!(named_alike("docs/deploy.md", "notes/deploy-steps.md"));
+        assert!(named_alike("reciepts.csv", "data/receipts.csv"));
+        assert!(named_alike("/home/me/src/APP.py", "src/app.py"));
+        assert!(!named_alike(
+            "docs/deploy-checklist.md",
+            "docs/onboarding.md"
+        ));
+        assert!(!named_alike("src/lib/a.md", "src/lib/b.md"));
     }
 
     #[test]

@@ -65,8 +65,11 @@ fn binary(shown: &str, len: usize) -> ToolError {
 /// with what is shown, not with what is missing: a 1.5B model that read
 /// "`…` is not a file in the working directory" above the file that
 /// answers wrote that the file does not exist, and on its answer turn
-/// refused. `None` when no name looks like it or the files are too long
-/// to show.
+/// refused. When only the folders match (no file is named like the one
+/// asked for), the note says so first: the file the task names is then
+/// missing, and a model shown another file as if it were that one
+/// answered from it. `None` when no name looks like it or the files are
+/// too long to show.
 pub(super) fn similar_shown_whole(root: &FileRoot, given: &str) -> Option<String> {
     let similar = nearby::similar_paths(root, given);
     if similar.is_empty() {
@@ -83,11 +86,19 @@ pub(super) fn similar_shown_whole(root: &FileRoot, given: &str) -> Option<String
         }
         files.push((shown, text));
     }
+    let named = files
+        .iter()
+        .any(|(shown, _)| nearby::named_alike(given, shown));
     let given: String = given.chars().take(80).collect();
-    let intro = if files.len() == 1 {
-        format!("The file named most like `{given}` is short; here it is whole:")
-    } else {
-        format!("The files named most like `{given}` are short; here they are whole:")
+    let intro = match (named, files.len()) {
+        (true, 1) => format!("The file named most like `{given}` is short; here it is whole:"),
+        (true, _) => format!("The files named most like `{given}` are short; here they are whole:"),
+        (false, 1) => format!(
+            "No file is named like `{given}`; the file whose path is most like it is short; here it is whole:"
+        ),
+        (false, _) => format!(
+            "No file is named like `{given}`; the files whose paths are most like it are short; here they are whole:"
+        ),
     };
     Some(format!("{intro}{}", files_whole(&files)))
 }
