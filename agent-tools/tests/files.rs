@@ -1166,6 +1166,28 @@ async fn grep_in_a_folder_that_is_not_there_searches_the_whole_root() {
         out.starts_with("Searched the whole working directory in place of `src`:\nlib/http/client.py:1: DEFAULT_CONNECT_TIMEOUT_MS = 2500"),
         "{out}"
     );
+    // A file named in the call that no file's name looks like: the note
+    // says so first, and the search is made all the same.
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "CONNECT_TIMEOUT", "path": "docs/timeouts.md"}),
+    )
+    .await
+    .unwrap();
+    assert!(
+        out.starts_with("No file is named like `docs/timeouts.md`; searched the whole working directory in its place:\nlib/http/client.py:1:"),
+        "{out}"
+    );
+    // A file named like one that is there keeps the plain note.
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "CONNECT_TIMEOUT", "path": "http/client.txt"}),
+    )
+    .await
+    .unwrap();
+    assert!(!out.starts_with("No file is named like"), "{out}");
     // A path outside the root is still refused.
     let (kind, _) = call(&tools, "grep", json!({"pattern": "x", "path": "../.."}))
         .await
