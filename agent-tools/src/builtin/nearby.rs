@@ -124,6 +124,20 @@ pub(crate) fn closest_file(root: &FileRoot, given: &str) -> Option<String> {
     }
 }
 
+/// Whether `given`, a path that is not there, names a file (its name has
+/// an extension) that no file's name looks like: the file a task names is
+/// then missing, and a note that leads with what was searched in its
+/// place had a 1.5B model answer from another file as if it were that
+/// one. A folder guessed (`src`) is no such path.
+pub(crate) fn no_file_named_like(root: &FileRoot, given: &str) -> bool {
+    let trimmed = given.trim().trim_end_matches(['/', '\\']);
+    let name = trimmed.rsplit(['/', '\\']).next().unwrap_or(trimmed);
+    stem(name) != name
+        && !similar_paths(root, given)
+            .iter()
+            .any(|path| named_alike(given, path))
+}
+
 /// Whether `path` looks like the file name of `given`, not only like its
 /// folders: the name matches, or a word of the given name is in the path
 /// (`config/server.toml` for `config.json`, but not `docs/onboarding.md`

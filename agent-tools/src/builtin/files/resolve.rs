@@ -103,7 +103,7 @@ pub(super) fn resolve_search_base(
                 return Err(err);
             };
             let shown: String = given.chars().take(80).collect();
-            let note = if names_a_missing_file(root, given) {
+            let note = if !looks_like_glob(given) && nearby::no_file_named_like(root, given) {
                 format!(
                     "No file is named like `{shown}`; searched the whole working directory in its place"
                 )
@@ -114,22 +114,4 @@ pub(super) fn resolve_search_base(
         }
         other => other,
     }
-}
-
-/// Whether `given`, a path that is not there, names a file (its name has
-/// an extension) that no file's name looks like: the file a task names is
-/// then missing, and a note that leads with the search made in its place
-/// had a 1.5B model answer from another file as if it were that one. A
-/// folder guessed (`src`) or a glob (`*.md`) is no such path.
-fn names_a_missing_file(root: &FileRoot, given: &str) -> bool {
-    let name = given.trim().trim_end_matches(['/', '\\']);
-    let name = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    let has_extension = name
-        .rsplit_once('.')
-        .is_some_and(|(stem, ext)| !stem.is_empty() && !ext.is_empty());
-    has_extension
-        && !looks_like_glob(name)
-        && !nearby::similar_paths(root, given)
-            .iter()
-            .any(|path| nearby::named_alike(given, path))
 }
