@@ -278,7 +278,7 @@ async fn path_escape_attacks_are_all_refused() {
             "{args}: leaked the root path: {out}"
         );
         assert!(
-            out.contains("Searched the whole working directory in place of"),
+            out.contains("is not in the working directory; all of it was searched instead"),
             "{args}: {out}"
         );
     }
@@ -350,14 +350,14 @@ async fn read_file_numbers_lines_and_reads_ranges() {
         .unwrap();
     assert_eq!(
         read,
-        "The closest file to `lib.rs` is `src/lib.rs`:\n1| pub fn answer() -> u32 {\n2|     41\n3| }"
+        "`lib.rs` is not a file in the working directory; the closest one is `src/lib.rs`:\n1| pub fn answer() -> u32 {\n2|     41\n3| }"
     );
     let read = call(&tools, "read_file", json!({"path": "/home/me/src/main.rs"}))
         .await
         .unwrap();
     assert!(
         read.starts_with(
-            "The closest file to `/home/me/src/main.rs` is `src/main.rs`:\n1| fn main() {"
+            "`/home/me/src/main.rs` is not a file in the working directory; the closest one is `src/main.rs`:\n1| fn main() {"
         ),
         "{read}"
     );
@@ -368,7 +368,7 @@ async fn read_file_numbers_lines_and_reads_ranges() {
         .unwrap();
     assert_eq!(
         read,
-        "The files named most like `lib.md` are short; here they are whole:\n`src/lib.rs`:\n1| pub fn answer() -> u32 {\n2|     41\n3| }\n`src/lib.txt`:\n1| notes"
+        "`lib.md` is not a file in the working directory. The files with similar names are short; here they are whole:\n`src/lib.rs`:\n1| pub fn answer() -> u32 {\n2|     41\n3| }\n`src/lib.txt`:\n1| notes"
     );
     // Only the folder matches: the note says no file is named like it.
     std::fs::create_dir_all(f.root.join("docs")).unwrap();
@@ -382,7 +382,7 @@ async fn read_file_numbers_lines_and_reads_ranges() {
     .unwrap();
     assert_eq!(
         read,
-        "No file is named like `docs/deploy-checklist.md`; the file whose path is most like it is short; here it is whole:\n`docs/onboarding.md`:\n1| 1. Get a laptop."
+        "`docs/deploy-checklist.md` is not a file in the working directory. No file has a similar name; the file whose path is most like it is short; here it is whole:\n`docs/onboarding.md`:\n1| 1. Get a laptop."
     );
     std::fs::remove_dir_all(f.root.join("docs")).unwrap();
     // Two files as close, too long to show: neither is read, both are named.
@@ -468,7 +468,7 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
         assert_eq!(
             out,
             format!(
-                "Searched the whole working directory in place of `{dir}`:\nsrc/lib.rs\nsrc/main.rs"
+                "`{dir}` is not in the working directory; all of it was searched instead:\nsrc/lib.rs\nsrc/main.rs"
             )
         );
     }
@@ -564,7 +564,7 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
     .unwrap();
     assert_eq!(
         out,
-        "The closest file to `data/stock.tsv` is `stock.csv`:\nstock.csv:3: sku: A2 | item: nut | count: 75\nstock.csv:1: sku,item,count\nstock.csv:4: A3,\"nut, large\",9,extra"
+        "`data/stock.tsv` is not a file in the working directory; the closest one is `stock.csv`:\nstock.csv:3: sku: A2 | item: nut | count: 75\nstock.csv:1: sku,item,count\nstock.csv:4: A3,\"nut, large\",9,extra"
     );
     // Plain text is found whatever its case; a regex keeps its own.
     let out = call(&tools, "grep", json!({"pattern": "BETA AGAIN"}))
@@ -589,7 +589,7 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
     // Similar files short together are shown whole.
     assert_eq!(
         out,
-        "The file named most like `main.py` is short; here it is whole:\n`src/main.rs`:\n1| fn main() {\n2|     println!(\"hi\");\n3| }"
+        "no files match `main.py` under `.`, ignoring case. The file with a similar name is short; here it is whole:\n`src/main.rs`:\n1| fn main() {\n2|     println!(\"hi\");\n3| }"
     );
     // A pattern that starts with the directory searched gets the same
     // similar paths as without the directory.
@@ -630,7 +630,7 @@ async fn grep_prints_file_line_text_and_search_files_globs() {
     .unwrap();
     assert_eq!(
         out,
-        "The closest directory to `docs` is `documentation`:\ndocumentation/overview.md:1: Written by Ada."
+        "`docs` is not a directory in the working directory; the closest one is `documentation`:\ndocumentation/overview.md:1: Written by Ada."
     );
     let out = call(
         &tools,
@@ -1163,7 +1163,7 @@ async fn grep_in_a_folder_that_is_not_there_searches_the_whole_root() {
     .await
     .unwrap();
     assert!(
-        out.starts_with("Searched the whole working directory in place of `src`:\nlib/http/client.py:1: DEFAULT_CONNECT_TIMEOUT_MS = 2500"),
+        out.starts_with("`src` is not in the working directory; all of it was searched instead:\nlib/http/client.py:1: DEFAULT_CONNECT_TIMEOUT_MS = 2500"),
         "{out}"
     );
     // A file named in the call that no file's name looks like: the note
@@ -1176,7 +1176,7 @@ async fn grep_in_a_folder_that_is_not_there_searches_the_whole_root() {
     .await
     .unwrap();
     assert!(
-        out.starts_with("No file is named like `docs/timeouts.md`; searched the whole working directory in its place:\nlib/http/client.py:1:"),
+        out.starts_with("`docs/timeouts.md` is not in the working directory and no file has a similar name; all of it was searched instead:\nlib/http/client.py:1:"),
         "{out}"
     );
     // A file named like one that is there keeps the plain note.
@@ -1187,7 +1187,7 @@ async fn grep_in_a_folder_that_is_not_there_searches_the_whole_root() {
     )
     .await
     .unwrap();
-    assert!(!out.starts_with("No file is named like"), "{out}");
+    assert!(!out.contains("no file has a similar name"), "{out}");
     // A path outside the root is still refused.
     let (kind, _) = call(&tools, "grep", json!({"pattern": "x", "path": "../.."}))
         .await
@@ -1236,7 +1236,9 @@ async fn grep_reads_a_glob_path_as_the_files_it_matches() {
     // is not there.
     let out = grep("revenue", "quarterly/*.md").await;
     assert!(
-        out.starts_with("Searched the whole working directory in place of `quarterly/*.md`:\n"),
+        out.starts_with(
+            "`quarterly/*.md` is not in the working directory; all of it was searched instead:\n"
+        ),
         "{out}"
     );
     assert_eq!(out.matches("Revenue:").count(), 4, "{out}");

@@ -66,7 +66,7 @@ async fn a_file_named_without_its_accents_is_read() {
     .await;
     assert!(
         read.starts_with(
-            "The closest file to `notas/reunion-lunes.md` is `notas/reunión-lunes.md`"
+            "`notas/reunion-lunes.md` is not a file in the working directory; the closest one is `notas/reunión-lunes.md`"
         ),
         "{read}"
     );
@@ -172,7 +172,7 @@ async fn a_file_named_with_a_typo_is_found() {
     let tools = files(dir.path());
     let read = call(&tools, "read_file", json!({"path": "finance/reciepts.csv"})).await;
     assert!(
-        read.starts_with("The closest file to `finance/reciepts.csv` is `finance/receipts.csv`"),
+        read.starts_with("`finance/reciepts.csv` is not a file in the working directory; the closest one is `finance/receipts.csv`"),
         "{read}"
     );
     assert!(read.contains("desk,240"), "{read}");

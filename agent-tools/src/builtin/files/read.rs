@@ -15,7 +15,12 @@ pub(super) fn read_file(root: &FileRoot, args: ReadFileArgs) -> Result<String, T
         Ok(found) => found,
         Err(err) => {
             return match similar_shown_whole(root, &args.path) {
-                Some(files) => Ok(files),
+                Some(files) => {
+                    let given: String = args.path.chars().take(80).collect();
+                    Ok(format!(
+                        "`{given}` is not a file in the working directory. {files}"
+                    ))
+                }
                 None => Err(err),
             };
         }

@@ -58,7 +58,7 @@ fn substitute(
         Ok(path) => {
             let given: String = given.chars().take(80).collect();
             let note = format!(
-                "The closest {kind} to `{given}` is `{closest}`{}",
+                "`{given}` is not a {kind} in the working directory; the closest one is `{closest}`{}",
                 dated::weekday_note(closest)
             );
             Ok((path, Some(note)))
@@ -105,10 +105,10 @@ pub(super) fn resolve_search_base(
             let shown: String = given.chars().take(80).collect();
             let note = if !looks_like_glob(given) && nearby::no_file_named_like(root, given) {
                 format!(
-                    "No file is named like `{shown}`; searched the whole working directory in its place"
+                    "`{shown}` is not in the working directory and no file has a similar name; all of it was searched instead"
                 )
             } else {
-                format!("Searched the whole working directory in place of `{shown}`")
+                format!("`{shown}` is not in the working directory; all of it was searched instead")
             };
             Ok((base, Some(note)))
         }

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use agent_core::{ToolError, ToolOutput};
 
-use super::glob::{case_blind_glob, glob_matches, looks_like_glob};
+use super::glob::{case_blind_glob, glob_matches};
 use super::resolve::{resolve_search_base, with_note};
 use super::text::similar_shown_whole;
 use super::{MAX_LISTED_FILES, SearchFilesArgs};
@@ -68,14 +68,6 @@ pub(super) fn search_files(
         {
             return Ok(ToolOutput::new(with_note(note, containing)));
         }
-        // A name without wildcards missed by a letter or a folder: the
-        // files named like it are what the call looked for, shown first.
-        let shown_whole = match shown_whole {
-            Some(files) if !looks_like_glob(&args.glob) => {
-                return Ok(ToolOutput::new(with_note(note, files)));
-            }
-            other => other,
-        };
         let listed = named_dir.is_some() || shown_whole.is_some();
         let hint = match named_dir {
             Some(path) => nearby::holds(root, &path),

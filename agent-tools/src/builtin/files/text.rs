@@ -61,15 +61,14 @@ fn binary(shown: &str, len: usize) -> ToolError {
 /// each whole, when they are short together ([`SHORT_FILE_LINES`] lines at
 /// most): a small model that guessed a name reads what the candidates
 /// hold instead of guessing again (measured on a 1.5B model, it repeated
-/// the failed call with a list of names in front of it). The note leads
-/// with what is shown, not with what is missing: a 1.5B model that read
-/// "`…` is not a file in the working directory" above the file that
-/// answers wrote that the file does not exist, and on its answer turn
-/// refused. When only the folders match (no file is named like the one
-/// asked for), the note says so first: the file the task names is then
-/// missing, and a model shown another file as if it were that one
-/// answered from it. `None` when no name looks like it or the files are
-/// too long to show.
+/// the failed call with a list of names in front of it). The caller says
+/// first that `given` is not there: notes that led with what was shown
+/// instead ("The files named most like …") were measured twice as a loss
+/// on tasks the project was not tuned on, where right refusals of a
+/// missing file turned into answers from another file. When only the
+/// folders match (no file is named like the one asked for), the intro
+/// says that too. `None` when no name looks like it or the files are too
+/// long to show.
 pub(super) fn similar_shown_whole(root: &FileRoot, given: &str) -> Option<String> {
     let similar = nearby::similar_paths(root, given);
     if similar.is_empty() {
@@ -89,16 +88,15 @@ pub(super) fn similar_shown_whole(root: &FileRoot, given: &str) -> Option<String
     let named = files
         .iter()
         .any(|(shown, _)| nearby::named_alike(given, shown));
-    let given: String = given.chars().take(80).collect();
     let intro = match (named, files.len()) {
-        (true, 1) => format!("The file named most like `{given}` is short; here it is whole:"),
-        (true, _) => format!("The files named most like `{given}` are short; here they are whole:"),
-        (false, 1) => format!(
-            "No file is named like `{given}`; the file whose path is most like it is short; here it is whole:"
-        ),
-        (false, _) => format!(
-            "No file is named like `{given}`; the files whose paths are most like it are short; here they are whole:"
-        ),
+        (true, 1) => "The file with a similar name is short; here it is whole:",
+        (true, _) => "The files with similar names are short; here they are whole:",
+        (false, 1) => {
+            "No file has a similar name; the file whose path is most like it is short; here it is whole:"
+        }
+        (false, _) => {
+            "No file has a similar name; the files whose paths are most like it are short; here they are whole:"
+        }
     };
     Some(format!("{intro}{}", files_whole(&files)))
 }
