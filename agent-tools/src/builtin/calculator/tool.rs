@@ -72,7 +72,9 @@ impl Tool for Calculator {
                 if let Some(read_as) = read_as {
                     out.push_str(&format!("\n(Read as: {read_as})"));
                 }
-                if let Some(note) = mean_precedence_note(&args.expression) {
+                if let Some(note) = mean_precedence_note(&args.expression)
+                    .or_else(|| mean_divided_again_note(&args.expression))
+                {
                     out.push_str(&note);
                 }
                 Ok(ToolOutput::new(out))
@@ -130,6 +132,43 @@ fn mean_precedence_note(expression: &str) -> Option<String> {
     }
 }
 
+/// A note for the other usual slip in a mean: `mean(a, b, c) / 3`, where
+/// the mean, already divided by how many numbers it has, is divided by
+/// that count again (measured on a 1.5B model, told to write the numbers
+/// as `(<number> + …) / <how many>`, it kept its `mean(…)` and added the
+/// division). The result stays as written; the note gives the mean alone.
+fn mean_divided_again_note(expression: &str) -> Option<String> {
+    let tokens = tokenize(expression).ok()?;
+    let [
+        Token::Ident(function),
+        Token::LParen,
+        inner @ ..,
+        Token::RParen,
+        Token::Slash,
+        Token::Num(Number::Int(n)),
+    ] = tokens.as_slice()
+    else {
+        return None;
+    };
+    let function = function.to_lowercase();
+    let function = function.strip_prefix("math.").unwrap_or(&function);
+    if !["mean", "avg", "average"].contains(&function)
+        || !inner
+            .iter()
+            .all(|t| matches!(t, Token::Num(_) | Token::Minus | Token::Comma))
+    {
+        return None;
+    }
+    let count = 1 + inner.iter().filter(|t| matches!(t, Token::Comma)).count();
+    if *n < 2 || *n != count as i128 {
+        return None;
+    }
+    let (mean, _) = evaluate_as_written(expression.get(..expression.rfind('/')?)?).ok()?;
+    Some(format!(
+        "\n(Note: {function}(…) already divides the sum of its {n} numbers by {n}, so this result divides by {n} twice. {function}(…) alone is {mean}.)"
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,7 +190,21 @@ mod tests {
             mean.contains("only the last number was divided by 3"),
             "{mean}"
         );
+        let twice = run("mean(212, 198, 240, 205, 220) / 5").await;
+        assert!(twice.starts_with("43"), "{twice}");
+        assert!(
+            twice.contains("divides by 5 twice. mean(…) alone is 215."),
+            "{twice}"
+        );
+        assert!(
+            run("AVG(10, -2, 4) / 3")
+                .await
+                .contains("avg(…) alone is 4.")
+        );
         // Not a mean: no note.
+        assert!(!run("mean(212, 198) / 3").await.contains("Note"));
+        assert!(!run("sum(212, 198) / 2").await.contains("Note"));
+        assert!(!run("mean(212, 198) / 2 + 1").await.contains("Note"));
         assert!(!run("212 + 198 + 240 / 2").await.contains("Note"));
         assert!(!run("(212 + 198 + 240) / 3").await.contains("Note"));
         let column = run("sum(ventas.csv:importe)").await;
