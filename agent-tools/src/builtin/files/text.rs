@@ -62,10 +62,10 @@ fn binary(shown: &str, len: usize) -> ToolError {
 /// most): a small model that guessed a name reads what the candidates
 /// hold instead of guessing again (measured on a 1.5B model, it repeated
 /// the failed call with a list of names in front of it). The caller says
-/// first that `given` is not there: notes that led with what was shown
-/// instead ("The files named most like …") were measured twice as a loss
-/// on tasks the project was not tuned on, where right refusals of a
-/// missing file turned into answers from another file. When only the
+/// first that `given` is not there: both times notes that led with what
+/// was shown instead ("The files named most like …") were tried, tasks
+/// the project was not tuned on were lost, right refusals of a missing
+/// file among them (answered from another file). When only the
 /// folders match (no file is named like the one asked for), the intro
 /// says that too. `None` when no name looks like it or the files are too
 /// long to show.
