@@ -8,6 +8,9 @@ use super::{CalcError, Number};
 /// The functions that take a list of numbers.
 pub(super) const LIST_FUNCTIONS: [&str; 6] = ["min", "max", "sum", "mean", "avg", "average"];
 
+/// The names of the function that divides its numbers' sum by their count.
+pub(super) const MEAN_FUNCTIONS: [&str; 3] = ["mean", "avg", "average"];
+
 pub(super) fn constant(name: &str) -> Result<Number, CalcError> {
     match name {
         "pi" => Ok(Number::Float(std::f64::consts::PI)),
@@ -121,7 +124,7 @@ pub(super) fn call_function(name: &str, args: &[Number]) -> Result<Number, CalcE
             }
             Ok(best)
         }
-        "sum" | "mean" | "avg" | "average" => {
+        _ if name == "sum" || MEAN_FUNCTIONS.contains(&name) => {
             let Some((&first, rest)) = args.split_first() else {
                 return Err(CalcError::Syntax(format!(
                     "`{name}` needs at least one number"

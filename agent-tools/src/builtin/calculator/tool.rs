@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::functions::is_known_name;
+use super::functions::{MEAN_FUNCTIONS, is_known_name};
 use super::lexer::{Token, tokenize};
 use super::number::{in_words, to_cents};
 use super::parser::evaluate_as_written;
@@ -152,7 +152,7 @@ fn mean_divided_again_note(expression: &str) -> Option<String> {
     };
     let function = function.to_lowercase();
     let function = function.strip_prefix("math.").unwrap_or(&function);
-    if !["mean", "avg", "average"].contains(&function)
+    if !MEAN_FUNCTIONS.contains(&function)
         || !inner
             .iter()
             .all(|t| matches!(t, Token::Num(_) | Token::Minus | Token::Comma))
