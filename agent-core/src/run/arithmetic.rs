@@ -1,7 +1,9 @@
 //! Arithmetic a model claims in its own words (`2,100,000 + 3,800,000 =
 //! 8,900,000`), and whether it holds. Small models add in their head and
 //! get sums wrong; a final answer built on a false claim is sent back
-//! once, naming the claim, so the model computes it with a tool.
+//! once, naming the claim, so the model computes it with a tool; a
+//! call that uses a number worked out that way is shown the arithmetic
+//! to compute in its place.
 //!
 //! Only plain arithmetic is read: numbers (with thousands separators),
 //! `+ - * / × x` and parentheses, before an `=` and a number. A unit of
@@ -26,8 +28,52 @@ impl FalseClaim {
 
 /// The claims of `text` that are false, in order, each once.
 pub(super) fn false_claims(text: &str) -> Vec<FalseClaim> {
-    let chars = without_units(text);
     let mut out: Vec<FalseClaim> = Vec::new();
+    for claim in claims(text) {
+        let tolerance = (claim.value.abs() * 0.005).max(0.5 * 10f64.powi(-claim.decimals));
+        let false_claim = FalseClaim {
+            expression: claim.expression,
+            claimed: claim.claimed,
+        };
+        if (claim.value - claim.claimed_value).abs() > tolerance && !out.contains(&false_claim) {
+            out.push(false_claim);
+        }
+    }
+    out
+}
+
+/// The arithmetic `text` last claims gives `value`, whether it does or
+/// not, written as a calculator reads it (`3,800,000 + 2 × 5` becomes
+/// `3800000 + 2 * 5`): how the model worked that number out in its head.
+pub(super) fn worked_out(text: &str, value: f64) -> Option<String> {
+    let claim = claims(text)
+        .into_iter()
+        .rev()
+        .find(|claim| (claim.claimed_value - value).abs() <= value.abs() * 1e-12)?;
+    Some(
+        claim
+            .expression
+            .chars()
+            .filter(|c| *c != ',')
+            .map(|c| if matches!(c, '×' | 'x') { '*' } else { c })
+            .collect(),
+    )
+}
+
+/// One `expression = number` of a text: the expression as written and
+/// its value, the number as written, its value and its decimals.
+struct Claim {
+    expression: String,
+    value: f64,
+    claimed: String,
+    claimed_value: f64,
+    decimals: i32,
+}
+
+/// Every claim of `text`, in order.
+fn claims(text: &str) -> Vec<Claim> {
+    let chars = without_units(text);
+    let mut out = Vec::new();
     for (at, c) in chars.iter().enumerate() {
         if *c != '=' {
             continue;
@@ -38,14 +84,13 @@ pub(super) fn false_claims(text: &str) -> Vec<FalseClaim> {
         let Some((claimed, claimed_value, decimals)) = number_after(&chars[at + 1..]) else {
             continue;
         };
-        let tolerance = (value.abs() * 0.005).max(0.5 * 10f64.powi(-decimals));
-        let claim = FalseClaim {
+        out.push(Claim {
             expression,
+            value,
             claimed,
-        };
-        if (value - claimed_value).abs() > tolerance && !out.contains(&claim) {
-            out.push(claim);
-        }
+            claimed_value,
+            decimals,
+        });
     }
     out
 }

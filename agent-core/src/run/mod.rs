@@ -17,6 +17,7 @@ mod echo;
 mod error;
 mod fed_back;
 mod grounding;
+mod head_work;
 mod machine;
 mod named;
 mod persist;

@@ -21,7 +21,8 @@ use crate::transport::Decision;
 use super::answer::AnswerCompute;
 use super::fed_back::LastComputed;
 use super::grounding::has_letters;
-use super::reasons::{either, fed_back_reason, ungrounded_reason};
+use super::head_work::worked_out_in;
+use super::reasons::{either, fed_back_reason, ungrounded_reason, worked_out_reason};
 use super::runaway::note_runaway_argument;
 use super::{Phase, Run, State};
 
@@ -155,9 +156,18 @@ impl Run {
                             Some((written.clone(), known.to_string()))
                         })
                         .collect();
-                    plans.push(skip(&ungrounded_reason(
-                        &missing, &find_with, &miscopied, again,
-                    )));
+                    // Numbers the turn worked out in words go back into
+                    // the call as the arithmetic that gave them; a miscopy
+                    // is named first.
+                    let turn_text = state.transcript.last().map_or("", |m| m.content.as_str());
+                    let worked = (miscopied.len() < missing.len())
+                        .then(|| worked_out_in(turn_text, &missing, &call.arguments))
+                        .flatten();
+                    let reason = match worked {
+                        Some(worked) => worked_out_reason(&worked, &call.name),
+                        None => ungrounded_reason(&missing, &find_with, &miscopied, again),
+                    };
+                    plans.push(skip(&reason));
                     continue;
                 }
             }

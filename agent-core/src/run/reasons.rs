@@ -7,6 +7,7 @@
 use super::arithmetic::FalseClaim;
 use super::fed_back::LastComputed;
 use super::grounding::{magnitude, scale_of};
+use super::head_work::WorkedOut;
 
 /// Why an answer is sent back for its numbers; `compute_with` names the
 /// tools that compute, if the run has any; `before_results` says no tool
@@ -123,6 +124,38 @@ pub(super) fn ungrounded_reason(
     };
     format!(
         "{list} {verb} not in the question or in any tool result. {find}; if you are sure {they} right, make this same call again"
+    )
+}
+
+/// The observation of a call sent back because its numbers were worked
+/// out in the model's head: it names the arithmetic for each, and the
+/// call to make with `tool` instead.
+pub(super) fn worked_out_reason(worked: &WorkedOut, tool: &str) -> String {
+    let numbers: Vec<String> = worked
+        .numbers
+        .iter()
+        .take(4)
+        .map(|(n, _)| n.clone())
+        .collect();
+    let (list, verb) = if numbers.len() == 1 {
+        (numbers[0].clone(), "is")
+    } else {
+        (numbers.join(", "), "are")
+    };
+    let how: Vec<String> = worked
+        .numbers
+        .iter()
+        .take(4)
+        .map(|(number, arithmetic)| format!("{number} as `{arithmetic}`"))
+        .collect();
+    let instead = match &worked.rewritten {
+        Some(call) => format!("call it with `{call}`"),
+        None => "write that arithmetic in the call in place of the result".to_string(),
+    };
+    format!(
+        "{list} {verb} not in the question or in any tool result: you worked out {} in your head. \
+         Let {tool} do that arithmetic: {instead}",
+        how.join(" and ")
     )
 }
 

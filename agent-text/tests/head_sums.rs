@@ -1,0 +1,87 @@
+//! A calculator call that uses a sum the model worked out in its thought
+//! (`a + b + c = X`, then `X / 3`), through the real `Agent`, the text
+//! transport and the built-in tools: the call is sent back naming the
+//! arithmetic and the call to make with it in the sum's place, and the
+//! model that makes that call gets the right result.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::sync::Arc;
+
+use agent_core::message::Role;
+use agent_core::testing::ScriptedModel;
+use agent_core::{Agent, Budget, StopReason};
+use agent_text::TextTransport;
+use agent_tools::builtin;
+
+const QUESTION: &str = "What is the average population of Paris, Berlin and Rome?";
+const SEARCH: &str = "Thought: I need their populations.\nAction: search\nAction Input: {\"query\": \"population of Paris, Berlin, Rome\"}";
+// 2,100,000 + 3,800,000 + 2,750,000 is 8,650,000, not 9,650,000.
+const HEAD_SUM: &str = "Thought: The sum is 2,100,000 + 3,800,000 + 2,750,000 = 9,650,000.\nAction: calculator\nAction Input: {\"expression\": \"9650000 / 3\"}";
+const TOLD_CALL: &str = "Thought: Let the calculator add them.\nAction: calculator\nAction Input: {\"expression\": \"(2100000 + 3800000 + 2750000) / 3\"}";
+const ANSWER: &str = "Thought: The calculator gave the average.\nFinal Answer: 2883333.33";
+
+fn agent(model: &Arc<ScriptedModel>) -> Agent {
+    Agent::builder()
+        .model(Arc::clone(model))
+        .transport(TextTransport::new())
+        .toolbox(
+            builtin::registry(&["search", "calculator"], None, true)
+                .unwrap()
+                .allow_all(),
+        )
+        .budget(Budget::default())
+        .build()
+        .unwrap()
+}
+
+fn observations(outcome: &agent_core::Outcome) -> Vec<String> {
+    outcome
+        .transcript
+        .iter()
+        .filter(|m| m.role != Role::Assistant && m.content.starts_with("Observation"))
+        .map(|m| m.content.clone())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_sum_worked_out_in_the_thought_goes_back_to_the_calculator_as_arithmetic() {
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(SEARCH)
+            .text(HEAD_SUM)
+            .text(TOLD_CALL)
+            .text(ANSWER),
+    );
+    let outcome = agent(&model).run(QUESTION).await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    let seen = observations(&outcome);
+    assert!(
+        seen[1].contains(
+            "9650000 is not in the question or in any tool result: you worked out 9650000 as `2100000 + 3800000 + 2750000` in your head. \
+             Let calculator do that arithmetic: call it with `(2100000 + 3800000 + 2750000) / 3`"
+        ),
+        "{seen:?}"
+    );
+    // The call it names runs and gives the right average.
+    assert!(seen[2].contains("2883333.33"), "{seen:?}");
+    assert_eq!(outcome.tool_calls, 2);
+}
+
+#[tokio::test]
+async fn a_made_up_number_with_no_arithmetic_behind_it_is_sent_to_look_it_up() {
+    let guessed = "Thought: Together they have about 9,650,000 people.\nAction: calculator\nAction Input: {\"expression\": \"9650000 / 3\"}";
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(SEARCH)
+            .text(guessed)
+            .text(TOLD_CALL)
+            .text(ANSWER),
+    );
+    let outcome = agent(&model).run(QUESTION).await;
+    let seen = observations(&outcome);
+    assert!(
+        seen[1].contains("9650000 is not in the question or in any tool result. Look up the facts the question needs with search first"),
+        "{seen:?}"
+    );
+}
