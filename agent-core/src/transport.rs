@@ -105,6 +105,13 @@ pub struct RequestParts<'a> {
     /// cannot write a made-up or stale number again (that turn may still
     /// call a tool). `None` otherwise.
     pub answer_numbers: Option<&'a [String]>,
+    /// On a forced answer turn that only answers: no call of the run
+    /// found anything ([`Findings::Nothing`]), and the request asks the
+    /// model to say that it cannot find the answer. A transport that
+    /// constrains decoding may make the answer open with that: a small
+    /// model asked in words answers from memory instead. `false`
+    /// otherwise.
+    pub found_nothing: bool,
     /// Cap on generated tokens.
     pub max_tokens: Option<u32>,
     /// Sampling temperature.

@@ -357,6 +357,7 @@ fn render_with(transport: &NativeTransport, tool: &str) -> agent_core::Completio
         must_call: &[],
         answer_retry: false,
         answer_numbers: None,
+        found_nothing: false,
         max_tokens: None,
         temperature: None,
     })
@@ -405,6 +406,7 @@ fn a_turn_that_must_compute_requires_a_call_whatever_the_mode_lists() {
         must_call,
         answer_retry: false,
         answer_numbers: None,
+        found_nothing: false,
         max_tokens: None,
         temperature: None,
     };

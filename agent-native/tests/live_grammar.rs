@@ -293,6 +293,7 @@ async fn live_native_answer_asked_again_comes_in_words() {
             must_call: &[],
             answer_retry: true,
             answer_numbers,
+            found_nothing: false,
             max_tokens: Some(64),
             temperature: Some(0.0),
         })

@@ -296,6 +296,85 @@ async fn an_answer_turn_asked_again_for_a_made_up_number_writes_only_found_ones(
 }
 
 #[tokio::test]
+async fn an_answer_turn_after_calls_that_found_nothing_opens_with_a_refusal() {
+    use agent_text::grammar::REFUSAL_OPENING;
+    let search = "Thought: look it up\nAction: search\nAction Input: {\"query\": \"1998 chess olympiad winner\"}";
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(search)
+            .text(search)
+            .text(search)
+            .text("Thought: the searches found nothing.\nFinal Answer: I cannot find who won it."),
+    );
+    let agent = Agent::builder()
+        .model(Arc::clone(&model))
+        .transport(TextTransport::new())
+        .toolbox(
+            builtin::registry(&["search"], None, true)
+                .unwrap()
+                .allow_all(),
+        )
+        .build()
+        .unwrap();
+    let outcome = agent.run("Who won the 1998 chess olympiad?").await;
+    assert!(outcome.forced_answer);
+    assert_eq!(outcome.answer.as_deref(), Some("I cannot find who won it."));
+    let requests = model.requests();
+    let last = requests.last().unwrap();
+    let grammar = &last.constraint.as_ref().unwrap().grammar;
+    assert!(
+        grammar.contains(&format!("\"Final Answer: {REFUSAL_OPENING}\"")),
+        "{grammar}"
+    );
+    assert!(
+        last.messages
+            .last()
+            .unwrap()
+            .content
+            .contains("the calls above found nothing")
+    );
+    // Earlier turns, which found nothing yet, keep the ordinary step.
+    assert!(
+        !requests[1]
+            .constraint
+            .as_ref()
+            .unwrap()
+            .grammar
+            .contains(REFUSAL_OPENING)
+    );
+}
+
+#[tokio::test]
+async fn an_answer_turn_after_a_call_that_found_something_answers_freely() {
+    use agent_text::grammar::REFUSAL_OPENING;
+    let search =
+        "Thought: look it up\nAction: search\nAction Input: {\"query\": \"Great Wall of China\"}";
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(search)
+            .text(search)
+            .text("Thought: the result says it\nFinal Answer: 21,196 km"),
+    );
+    let agent = Agent::builder()
+        .model(Arc::clone(&model))
+        .transport(TextTransport::new())
+        .toolbox(
+            builtin::registry(&["search"], None, true)
+                .unwrap()
+                .allow_all(),
+        )
+        .build()
+        .unwrap();
+    let outcome = agent.run("How long is the Great Wall of China?").await;
+    assert!(outcome.forced_answer);
+    assert_eq!(outcome.answer.as_deref(), Some("21,196 km"));
+    let requests = model.requests();
+    let grammar = &requests[2].constraint.as_ref().unwrap().grammar;
+    assert!(grammar.contains("\"Final Answer: \" answer"), "{grammar}");
+    assert!(!grammar.contains(REFUSAL_OPENING), "{grammar}");
+}
+
+#[tokio::test]
 async fn a_tool_set_aside_is_left_out_of_the_grammar_for_one_turn() {
     let failing = "Thought: divide\nAction: calculator\nAction Input: {\"expression\": \"1 / 0\"}";
     let model = Arc::new(

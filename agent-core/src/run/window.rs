@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use crate::message::{CompletionRequest, Message, Role};
-use crate::transport::RequestParts;
+use crate::transport::{Findings, RequestParts};
 
 use super::Run;
 
@@ -136,6 +136,7 @@ impl Run {
             must_call: &must_call,
             answer_retry: answer_only && state.answer_retry_used,
             answer_numbers: answer_numbers.as_deref(),
+            found_nothing: answer_only && !compute && self.findings() == Findings::Nothing,
             max_tokens: state.options.max_tokens,
             temperature: state.options.temperature,
         });

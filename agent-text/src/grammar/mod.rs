@@ -11,6 +11,8 @@
 //!   compute.
 //! - [`final_grammar`]: a forced answer turn (maybe a thought, then the
 //!   final answer).
+//! - [`refusal_grammar`]: a forced answer turn when no call of the run
+//!   found anything: the final answer opens with [`REFUSAL_OPENING`].
 //! - [`schema_grammar`]: the JSON values a schema allows.
 //! - [`ollama_envelope`] / [`final_envelope`]: the same steps as a JSON
 //!   schema, for servers that constrain by schema.
@@ -59,8 +61,8 @@ pub use bounds::{
 pub use envelope::{call_envelope, final_envelope, ollama_envelope};
 pub use json::schema_grammar;
 pub use react::{
-    call_grammar, final_grammar, final_grammar_with_numbers, react_grammar,
-    react_grammar_with_numbers,
+    REFUSAL_OPENING, call_grammar, final_grammar, final_grammar_with_numbers, react_grammar,
+    react_grammar_with_numbers, refusal_grammar,
 };
 
 /// The constraint for a request offering `tools`: the GBNF grammar and
@@ -90,6 +92,25 @@ pub fn constraint_with_numbers(
     numbers: &[String],
 ) -> Constraint {
     constraint_with(tools, answer_only, Some(numbers))
+}
+
+/// The constraint of a forced answer turn when no call of the run found
+/// anything ([`refusal_grammar`]). The JSON-schema envelope does not fix
+/// the answer's opening.
+///
+/// ```
+/// use agent_text::grammar::{REFUSAL_OPENING, refusal_constraint};
+///
+/// let refusal = refusal_constraint();
+/// assert!(refusal.answer_only);
+/// assert!(refusal.grammar.contains(REFUSAL_OPENING));
+/// ```
+pub fn refusal_constraint() -> Constraint {
+    Constraint {
+        grammar: refusal_grammar().to_gbnf(),
+        json_schema: Some(final_envelope()),
+        answer_only: true,
+    }
 }
 
 /// The constraint of a step that must call one of `tools`: no final

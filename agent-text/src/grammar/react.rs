@@ -168,6 +168,43 @@ pub fn final_grammar_with_numbers(numbers: &[String]) -> Grammar {
     answer_grammar(Some(numbers))
 }
 
+/// What a forced answer turn's final answer opens with when no call of
+/// the run found anything ([`refusal_grammar`]).
+pub const REFUSAL_OPENING: &str = "I cannot find";
+
+/// The grammar of a forced answer turn when no call of the run found
+/// anything: maybe a thought, then a final answer that opens with
+/// [`REFUSAL_OPENING`] and goes on freely (what it cannot find, or why).
+/// The request asks for that in words; asked in words only, the 1.5B
+/// model wrote "I cannot find it." as its thought and then answered
+/// from memory.
+///
+/// ```
+/// use agent_text::grammar::refusal_grammar;
+///
+/// let grammar = refusal_grammar();
+/// assert!(grammar.matches("Thought: the searches found nothing.\nFinal Answer: I cannot find it."));
+/// assert!(grammar.matches("Final Answer: I cannot find who wrote it with these tools."));
+/// assert!(!grammar.matches("Thought: I cannot find it.\nFinal Answer: It was written in 1850."));
+/// assert!(!grammar.matches("Thought: look again\nAction: search\nAction Input: {}"));
+/// ```
+pub fn refusal_grammar() -> Grammar {
+    let mut rules = RuleSet::new();
+    let thought = thought(&mut rules, None);
+    let rest = Expr::repeat(
+        Expr::class(CharClass::not([('\0', '\0')])),
+        0,
+        Some(MAX_ANSWER_CHARS.saturating_sub(REFUSAL_OPENING.len() as u32)),
+    );
+    let root = Expr::seq([
+        Expr::opt(Expr::seq([Expr::lit(THOUGHT), thought, Expr::lit("\n")])),
+        Expr::lit(FINAL_ANSWER),
+        Expr::lit(REFUSAL_OPENING),
+        rest,
+    ]);
+    rules.finish(root)
+}
+
 /// Maybe a thought, then the final answer, writing only `numbers` when
 /// given.
 fn answer_grammar(numbers: Option<&[String]>) -> Grammar {
