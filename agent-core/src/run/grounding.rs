@@ -42,6 +42,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::arithmetic::{FalseClaim, false_claims};
+use super::gutter::split_gutters;
 use crate::equation::computed_side;
 use crate::message::{Message, Role};
 use crate::numerals::{GROUP_SPACES, plain_numbers};
@@ -88,6 +89,11 @@ pub(super) struct Grounding {
     /// Arithmetic claims (`expression = result`) already sent back once.
     #[serde(default)]
     claims_warned: BTreeSet<String>,
+    /// The significant digits of numbers the conversation has only as line
+    /// numbers of tool results (see [`gutter`](super::gutter)): no value
+    /// a computing call that looked nothing else up can stand on.
+    #[serde(default)]
+    gutter_only: BTreeSet<String>,
 }
 
 impl Grounding {
@@ -96,7 +102,32 @@ impl Grounding {
     /// Never the model's own turns, nor the loop's error observations (a
     /// call sent back for `1930` must not make `1930` known).
     pub(super) fn learn(&mut self, text: &str) {
+        let (gutters, rest) = split_gutters(text);
+        if !gutters.is_empty() || !self.gutter_only.is_empty() {
+            let data: BTreeSet<String> = numbers_with_text(&rest)
+                .into_iter()
+                .map(|(_, digits)| digits)
+                .collect();
+            for number in gutters {
+                if let Some(digits) = significant_digits(number)
+                    && !data.contains(&digits)
+                    && !self.known.contains(&digits)
+                {
+                    self.gutter_only.insert(digits);
+                }
+            }
+            self.gutter_only.retain(|digits| !data.contains(digits));
+        }
         self.learn_forms(text);
+    }
+
+    /// Whether every one of `numbers` (as written) is in the conversation
+    /// only as a line number of a tool result.
+    pub(super) fn only_line_numbers(&self, numbers: &[String]) -> bool {
+        !numbers.is_empty()
+            && numbers.iter().all(|written| {
+                significant_digits(written).is_some_and(|digits| self.gutter_only.contains(&digits))
+            })
     }
 
     /// [`learn`](Self::learn), returning the numbers of `text` as written
@@ -207,7 +238,7 @@ impl Grounding {
     /// Every number of `arguments` when they are two or more, written in
     /// numbers alone (no letters), and none of them is in the conversation
     /// (each is only taken as known: a small number, a constant, a power
-    /// of ten); otherwise none. (A single number computes nothing, and
+    /// of ten), or only as a line number of a tool result; otherwise none. (A single number computes nothing, and
     /// beside names or functions the tool's own error says more.)
     fn all_only_assumed(&self, arguments: &Value) -> Vec<String> {
         if has_letters(arguments) {
@@ -217,7 +248,13 @@ impl Grounding {
         collect_ungrounded(arguments, &Grounding::default(), Rule::Strict, &mut all);
         let mut absent = Vec::new();
         collect_ungrounded(arguments, self, Rule::Strict, &mut absent);
-        if all.len() >= 2 && absent.len() == all.len() {
+        let only_assumed = all
+            .iter()
+            .filter(|written| {
+                absent.contains(written) || self.only_line_numbers(std::slice::from_ref(written))
+            })
+            .count();
+        if all.len() >= 2 && only_assumed == all.len() {
             all
         } else {
             Vec::new()

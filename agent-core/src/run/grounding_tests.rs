@@ -539,3 +539,24 @@ fn the_result_a_call_claims_after_equals_is_not_checked() {
         ["17,000,000"]
     );
 }
+
+#[test]
+fn numbers_seen_only_as_line_numbers_are_no_values() {
+    let mut g = Grounding::default();
+    g.learn("3|   - city: Parigi\n5|   - city: Roma\n6|     nights: 9");
+    assert!(g.only_line_numbers(&["3".into(), "5".into()]));
+    // 9 is a value; 6 is only the line it is on.
+    assert!(!g.only_line_numbers(&["9".into()]));
+    assert!(!g.only_line_numbers(&["3".into(), "9".into()]));
+    assert!(g.only_line_numbers(&["6".into()]));
+    // A later result that holds 5 as a value makes it one.
+    g.learn("rooms: 5");
+    assert!(!g.only_line_numbers(&["5".into()]));
+    assert!(!g.only_line_numbers(&[]));
+    // The sum of line numbers is sent back; the values are not.
+    assert_eq!(
+        g.check("k1", &json!({"expression": "3 + 6"}), true),
+        ["3", "6"]
+    );
+    assert!(g.check("k2", &json!({"expression": "9 + 5"}), true).is_empty());
+}

@@ -17,6 +17,7 @@ mod echo;
 mod error;
 mod fed_back;
 mod grounding;
+mod gutter;
 mod head_work;
 mod machine;
 mod named;

@@ -22,7 +22,9 @@ use super::answer::AnswerCompute;
 use super::fed_back::LastComputed;
 use super::grounding::has_letters;
 use super::head_work::worked_out_in;
-use super::reasons::{either, fed_back_reason, ungrounded_reason, worked_out_reason};
+use super::reasons::{
+    either, fed_back_reason, line_numbers_reason, ungrounded_reason, worked_out_reason,
+};
 use super::runaway::note_runaway_argument;
 use super::{Phase, Run, State};
 
@@ -165,6 +167,9 @@ impl Run {
                         .flatten();
                     let reason = match worked {
                         Some(worked) => worked_out_reason(&worked, &call.name),
+                        None if state.grounding.only_line_numbers(&missing) => {
+                            line_numbers_reason(&missing, &find_with)
+                        }
                         None => ungrounded_reason(&missing, &find_with, &miscopied, again),
                     };
                     plans.push(skip(&reason));

@@ -159,6 +159,26 @@ pub(super) fn worked_out_reason(worked: &WorkedOut, tool: &str) -> String {
     )
 }
 
+/// The observation of a call sent back because its numbers are only line
+/// numbers of tool results; `find_with` names the run's tools that can
+/// find values.
+pub(super) fn line_numbers_reason(numbers: &[String], find_with: &[&str]) -> String {
+    let shown = shown(numbers);
+    let (list, verb) = if shown.len() == 1 {
+        (shown[0].to_string(), "is a line number")
+    } else {
+        (shown.join(", "), "are line numbers")
+    };
+    let find = match find_with {
+        [] => "Compute with the values the question and the results give".to_string(),
+        tools => format!(
+            "Compute with the values the lines hold; if the question needs facts they do not hold, look them up with {} first",
+            either(tools)
+        ),
+    };
+    format!("{list} {verb} of the results, where a line is, not a value in it. {find}")
+}
+
 /// The observation of a computing call not run because it puts the last
 /// result back into the computation that gave it.
 pub(super) fn fed_back_reason(last: &LastComputed) -> String {

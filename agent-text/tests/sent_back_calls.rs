@@ -1,11 +1,14 @@
-//! A calculator call that uses a sum the model worked out in its thought
-//! (`a + b + c = X`, then `X / 3`), through the real `Agent`, the text
-//! transport and the built-in tools: the call is sent back naming the
-//! arithmetic and the call to make with it in the sum's place, and the
-//! model that makes that call gets the right result.
+//! Calculator calls sent back for their numbers, through the real
+//! `Agent`, the text transport and the built-in tools: a call that uses a
+//! sum the model worked out in its thought (`a + b + c = X`, then `X / 3`)
+//! is told the arithmetic and the call to make with it in the sum's
+//! place, and the model that makes that call gets the right result; a
+//! call that computes with the line numbers of a file it read is told
+//! they are line numbers.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use std::path::Path;
 use std::sync::Arc;
 
 use agent_core::message::Role;
@@ -22,14 +25,14 @@ const TOLD_CALL: &str = "Thought: Let the calculator add them.\nAction: calculat
 const ANSWER: &str = "Thought: The calculator gave the average.\nFinal Answer: 2883333.33";
 
 fn agent(model: &Arc<ScriptedModel>) -> Agent {
+    agent_in(model, &["search", "calculator"], None)
+}
+
+fn agent_in(model: &Arc<ScriptedModel>, groups: &[&str], dir: Option<&Path>) -> Agent {
     Agent::builder()
         .model(Arc::clone(model))
         .transport(TextTransport::new())
-        .toolbox(
-            builtin::registry(&["search", "calculator"], None, true)
-                .unwrap()
-                .allow_all(),
-        )
+        .toolbox(builtin::registry(groups, dir, true).unwrap().allow_all())
         .budget(Budget::default())
         .build()
         .unwrap()
@@ -84,4 +87,41 @@ async fn a_made_up_number_with_no_arithmetic_behind_it_is_sent_to_look_it_up() {
         seen[1].contains("9650000 is not in the question or in any tool result. Look up the facts the question needs with search first"),
         "{seen:?}"
     );
+}
+
+#[tokio::test]
+async fn a_sum_of_line_numbers_is_sent_back_as_line_numbers() {
+    let dir = std::env::temp_dir().join(format!("agentloop-gutter-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("trip.yaml"),
+        "trip: summer\nstops:\n  - city: Parigi\n    nights: 7\n  - city: Roma\n    nights: 9\n",
+    )
+    .unwrap();
+    let read = "Thought: read the trip\nAction: read_file\nAction Input: {\"path\": \"trip.yaml\"}";
+    // Lines 3 and 5 hold the cities: not their populations.
+    let lines = "Thought: add them\nAction: calculator\nAction Input: {\"expression\": \"3 + 5\"}";
+    let nights =
+        "Thought: add the nights\nAction: calculator\nAction Input: {\"expression\": \"7 + 9\"}";
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(read)
+            .text(lines)
+            .text(nights)
+            .text("Thought: done\nFinal Answer: 16 nights"),
+    );
+    let outcome = agent_in(&model, &["files", "search", "calculator"], Some(&dir))
+        .run("How many nights is the trip?")
+        .await;
+    std::fs::remove_dir_all(&dir).unwrap();
+    let seen = observations(&outcome);
+    assert!(
+        seen[1].contains(
+            "3, 5 are line numbers of the results, where a line is, not a value in it. Compute with the values the lines hold"
+        ),
+        "{seen:?}"
+    );
+    // The values the file holds run.
+    assert!(seen[2].ends_with("16\n```"), "{seen:?}");
+    assert_eq!(outcome.tool_calls, 2);
 }
