@@ -31,6 +31,20 @@ fn scripted_agent(model: &Arc<ScriptedModel>) -> Agent {
         .unwrap()
 }
 
+/// An agent over `model` with the text transport and the built-in search.
+fn search_agent(model: &Arc<ScriptedModel>) -> Agent {
+    Agent::builder()
+        .model(Arc::clone(model))
+        .transport(TextTransport::new())
+        .toolbox(
+            builtin::registry(&["search"], None, true)
+                .unwrap()
+                .allow_all(),
+        )
+        .build()
+        .unwrap()
+}
+
 fn transcript_text(outcome: &agent_core::Outcome) -> String {
     outcome
         .transcript
@@ -265,16 +279,7 @@ async fn an_answer_turn_asked_again_for_a_made_up_number_writes_only_found_ones(
             .text("Thought: I remember it\nFinal Answer: 1300")
             .text("Thought: the result says it\nFinal Answer: 21,196 km"),
     );
-    let agent = Agent::builder()
-        .model(Arc::clone(&model))
-        .transport(TextTransport::new())
-        .toolbox(
-            builtin::registry(&["search"], None, true)
-                .unwrap()
-                .allow_all(),
-        )
-        .build()
-        .unwrap();
+    let agent = search_agent(&model);
     let outcome = agent.run("How long is the Great Wall of China?").await;
     assert_eq!(outcome.answer.as_deref(), Some("21,196 km"));
     assert!(outcome.forced_answer);
@@ -306,16 +311,7 @@ async fn an_answer_turn_after_calls_that_found_nothing_opens_with_a_refusal() {
             .text(search)
             .text("Thought: the searches found nothing.\nFinal Answer: I cannot find who won it."),
     );
-    let agent = Agent::builder()
-        .model(Arc::clone(&model))
-        .transport(TextTransport::new())
-        .toolbox(
-            builtin::registry(&["search"], None, true)
-                .unwrap()
-                .allow_all(),
-        )
-        .build()
-        .unwrap();
+    let agent = search_agent(&model);
     let outcome = agent.run("Who won the 1998 chess olympiad?").await;
     assert!(outcome.forced_answer);
     assert_eq!(outcome.answer.as_deref(), Some("I cannot find who won it."));
@@ -355,16 +351,7 @@ async fn an_answer_turn_after_a_call_that_found_something_answers_freely() {
             .text(search)
             .text("Thought: the result says it\nFinal Answer: 21,196 km"),
     );
-    let agent = Agent::builder()
-        .model(Arc::clone(&model))
-        .transport(TextTransport::new())
-        .toolbox(
-            builtin::registry(&["search"], None, true)
-                .unwrap()
-                .allow_all(),
-        )
-        .build()
-        .unwrap();
+    let agent = search_agent(&model);
     let outcome = agent.run("How long is the Great Wall of China?").await;
     assert!(outcome.forced_answer);
     assert_eq!(outcome.answer.as_deref(), Some("21,196 km"));

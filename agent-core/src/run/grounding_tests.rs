@@ -558,5 +558,8 @@ fn numbers_seen_only_as_line_numbers_are_no_values() {
         g.check("k1", &json!({"expression": "3 + 6"}), true),
         ["3", "6"]
     );
-    assert!(g.check("k2", &json!({"expression": "9 + 5"}), true).is_empty());
+    assert!(
+        g.check("k2", &json!({"expression": "9 + 5"}), true)
+            .is_empty()
+    );
 }
