@@ -12,6 +12,11 @@ use serde::{Deserialize, Serialize};
 use crate::message::{Completion, CompletionRequest, Message, ToolCall, ToolSpec};
 use crate::tool::Observation;
 
+/// What a forced answer turn's answer opens with, in a transport that
+/// constrains decoding, when no call of the run found anything
+/// ([`RequestParts::found_nothing`]).
+pub const REFUSAL_OPENING: &str = "I cannot find";
+
 /// What the run's tool calls found, as a forced answer turn tells the
 /// model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

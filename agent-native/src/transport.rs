@@ -18,7 +18,7 @@ use crate::content_calls::{
     calls_after_prose, calls_ending_reasoning, calls_in_content, looks_like_broken_call,
     unknown_tool_call,
 };
-use crate::words::{words_constraint, words_constraint_with_numbers};
+use crate::words::{refusal_constraint, words_constraint, words_constraint_with_numbers};
 use agent_core::family_calls::functionary_prose;
 use agent_core::harmony::{HarmonyStep, read_harmony};
 use agent_core::model::parse_arguments;
@@ -197,7 +197,16 @@ impl Transport for NativeTransport {
         // only a retry pays it, and it asks for words with a grammar where
         // the server honours one (whose numbers are only the
         // conversation's, when the first answer had one no tool gave).
-        request.tools = if parts.answer_retry {
+        let refusal = parts.found_nothing && parts.answer_only && parts.answer_tools.is_empty();
+        request.tools = if refusal {
+            // No call found anything: the answer says it cannot find it,
+            // as in the text transport, where the 1.5B model asked in
+            // words alone answered from memory. The grammar needs no
+            // tools listed (llama.cpp ignores it beside them), so this
+            // last turn pays the prefix cache.
+            request.constraint = Some(refusal_constraint());
+            agent_core::message::no_tools()
+        } else if parts.answer_retry {
             request.constraint = Some(match parts.answer_numbers {
                 Some(numbers) => Arc::new(words_constraint_with_numbers(numbers)),
                 None => words_constraint(),

@@ -11,11 +11,14 @@
 //! asks of a full eval run, this grammar answered 21 right against 18,
 //! and none worse. A
 //! schema-only server gets `{"answer": …}`, which the transport reads as
-//! the answer.
+//! the answer. An answer turn when no call of the run found anything
+//! lists no tools on its first ask, and its grammar makes the answer open
+//! with a refusal ([`refusal_constraint`]).
 
 use std::sync::{Arc, OnceLock};
 
 use agent_core::message::Constraint;
+use agent_core::transport::REFUSAL_OPENING;
 use serde_json::json;
 
 /// The longest answer the grammar allows, in characters.
@@ -37,6 +40,20 @@ pub(crate) fn words_constraint() -> Arc<Constraint> {
         Arc::new(words_with_grammar(format!(
             "root ::= [^{NOT_FIRST}] [^{NEVER}]{{0,{}}}",
             MAX_ANSWER_CHARS - 1
+        )))
+    }))
+}
+
+/// The words-only constraint of an answer turn when no call of the run
+/// found anything: the answer opens with
+/// [`REFUSAL_OPENING`](agent_core::transport::REFUSAL_OPENING) and goes on
+/// freely, braces aside.
+pub(crate) fn refusal_constraint() -> Arc<Constraint> {
+    static REFUSAL: OnceLock<Arc<Constraint>> = OnceLock::new();
+    Arc::clone(REFUSAL.get_or_init(|| {
+        Arc::new(words_with_grammar(format!(
+            "root ::= \"{REFUSAL_OPENING}\" [^{NEVER}]{{0,{}}}",
+            MAX_ANSWER_CHARS - REFUSAL_OPENING.len()
         )))
     }))
 }

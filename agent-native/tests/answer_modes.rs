@@ -153,6 +153,46 @@ async fn an_answer_turn_answer_with_a_made_up_number_is_asked_again_for_found_on
     );
 }
 
+#[tokio::test]
+async fn an_answer_turn_after_calls_that_found_nothing_opens_with_a_refusal() {
+    use agent_core::transport::REFUSAL_OPENING;
+    let search = json!({"query": "1998 chess olympiad winner"});
+    let model = Arc::new(
+        ScriptedModel::new()
+            .call("c1", "search", search.clone())
+            .call("c2", "search", search.clone())
+            .call("c3", "search", search)
+            .text("I cannot find who won it."),
+    );
+    let outcome = agent_with(&model, NativeTransport::new(), &["search"])
+        .run("Who won the 1998 chess olympiad?")
+        .await;
+    assert!(outcome.forced_answer);
+    assert_eq!(outcome.answer.as_deref(), Some("I cannot find who won it."));
+    let requests = model.requests();
+    let answer_turn = requests.last().unwrap();
+    // No tools, so the server honours the grammar; the answer opens with
+    // the refusal.
+    assert!(answer_turn.tools.is_empty());
+    assert_eq!(answer_turn.tool_choice, ToolChoice::None);
+    let grammar = &answer_turn.constraint.as_ref().expect("a grammar").grammar;
+    assert!(
+        grammar.starts_with(&format!("root ::= \"{REFUSAL_OPENING}\" ")),
+        "{grammar}"
+    );
+    assert!(
+        answer_turn
+            .messages
+            .last()
+            .unwrap()
+            .content
+            .starts_with("The tool calls above found nothing about this question")
+    );
+    // Ordinary turns keep their tools and no grammar.
+    assert_eq!(names(&requests[1]), ["search"]);
+    assert!(requests[1].constraint.is_none());
+}
+
 #[test]
 fn a_second_ask_after_calls_that_found_nothing_still_says_so() {
     let transport = NativeTransport::new();

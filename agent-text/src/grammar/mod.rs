@@ -53,6 +53,9 @@ mod tokens;
 use agent_core::ToolSpec;
 use agent_core::message::Constraint;
 
+/// What a forced answer turn's final answer opens with when no call of
+/// the run found anything ([`refusal_grammar`]).
+pub use agent_core::transport::REFUSAL_OPENING;
 pub use ast::{CharClass, Expr, Grammar};
 pub use bounds::{
     MAX_ANSWER_CHARS, MAX_ARRAY_ITEMS, MAX_EXPONENT_DIGITS, MAX_FRACTION_DIGITS, MAX_INDENT,
@@ -61,7 +64,7 @@ pub use bounds::{
 pub use envelope::{call_envelope, final_envelope, ollama_envelope};
 pub use json::schema_grammar;
 pub use react::{
-    REFUSAL_OPENING, call_grammar, final_grammar, final_grammar_with_numbers, react_grammar,
+    call_grammar, final_grammar, final_grammar_with_numbers, react_grammar,
     react_grammar_with_numbers, refusal_grammar,
 };
 

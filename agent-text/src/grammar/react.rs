@@ -18,6 +18,7 @@
 //! ([`MAX_THOUGHT_CHARS`], [`MAX_ANSWER_CHARS`]).
 
 use agent_core::ToolSpec;
+use agent_core::transport::REFUSAL_OPENING;
 
 use super::ast::{CharClass, Expr, Grammar, RuleSet};
 use super::bounds::{MAX_ANSWER_CHARS, MAX_THOUGHT_CHARS};
@@ -167,10 +168,6 @@ pub fn final_grammar() -> Grammar {
 pub fn final_grammar_with_numbers(numbers: &[String]) -> Grammar {
     answer_grammar(Some(numbers))
 }
-
-/// What a forced answer turn's final answer opens with when no call of
-/// the run found anything ([`refusal_grammar`]).
-pub const REFUSAL_OPENING: &str = "I cannot find";
 
 /// The grammar of a forced answer turn when no call of the run found
 /// anything: maybe a thought, then a final answer that opens with
