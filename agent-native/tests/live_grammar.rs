@@ -14,7 +14,10 @@ mod common;
 use std::time::{Duration, Instant};
 
 use agent_core::{ToolSpec, Toolbox};
-use agent_text::grammar::{Grammar, final_grammar, final_grammar_with_numbers, react_grammar};
+use agent_text::grammar::{
+    Grammar, REFUSAL_OPENING, final_grammar, final_grammar_with_numbers, react_grammar,
+    refusal_grammar,
+};
 use agent_text::{Dialect, Parsed, PromptBuilder, STOP_SEQUENCE, parse};
 use agent_tools::builtin;
 use serde_json::{Value, json};
@@ -132,6 +135,56 @@ async fn live_answer_follows_the_final_grammar() {
         return;
     };
     final_answer_under(&url, &final_grammar()).await;
+}
+
+#[tokio::test]
+async fn live_answer_after_nothing_found_opens_with_the_refusal() {
+    use std::sync::Arc;
+
+    use agent_core::transport::{Findings, RequestParts};
+    use agent_core::{Complete, Message, Transport};
+    use agent_native::{Constrain, NativeTransport, OpenAiCompatible, ProviderConfig};
+
+    let Some(url) = live_server().await else {
+        return;
+    };
+    // The text transport's grammar: the server accepts it, and the answer
+    // opens with the refusal.
+    let answer = final_answer_under(&url, &refusal_grammar()).await;
+    assert!(answer.starts_with(REFUSAL_OPENING), "{answer:?}");
+    // The native transport's: no tools, the words grammar with the opening.
+    let transport = NativeTransport::new();
+    let messages = Arc::new(vec![
+        Message::system(agent_native::DEFAULT_SYSTEM_PROMPT),
+        Message::user(TASK),
+        transport.answer_request(TASK, Findings::Nothing),
+    ]);
+    let tools: Arc<[ToolSpec]> = tools().into();
+    let request = transport.render(RequestParts {
+        messages: &messages,
+        tools: &tools,
+        answer_only: true,
+        answer_tools: &[],
+        must_call: &[],
+        answer_retry: false,
+        answer_numbers: None,
+        found_nothing: true,
+        max_tokens: Some(32),
+        temperature: Some(0.0),
+    });
+    assert!(request.tools.is_empty());
+    let provider = OpenAiCompatible::new(
+        ProviderConfig::new(url.as_str(), MODEL).with_constrain(Constrain::On),
+    )
+    .unwrap();
+    let completion = provider.complete(&request).await.unwrap();
+    eprintln!("[live grammar] native refusal: {:?}", completion.text);
+    assert!(completion.constrained, "the grammar was sent");
+    assert!(
+        completion.text.starts_with(REFUSAL_OPENING),
+        "{:?}",
+        completion.text
+    );
 }
 
 /// The numbers an answer turn of the calculator task may write once the
