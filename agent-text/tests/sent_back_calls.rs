@@ -4,7 +4,8 @@
 //! is told the arithmetic and the call to make with it in the sum's
 //! place, and the model that makes that call gets the right result; a
 //! call that computes with the line numbers of a file it read is told
-//! they are line numbers.
+//! they are line numbers; an answer on a false sum is told the call that
+//! computes it.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -124,4 +125,25 @@ async fn a_sum_of_line_numbers_is_sent_back_as_line_numbers() {
     // The values the file holds run.
     assert!(seen[2].ends_with("16\n```"), "{seen:?}");
     assert_eq!(outcome.tool_calls, 2);
+}
+
+#[tokio::test]
+async fn an_answer_on_a_false_sum_is_told_the_call_that_computes_it() {
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text("Thought: 512 + 768 + 2048 = 4608\nFinal Answer: 4608")
+            .text("Thought: compute it\nAction: calculator\nAction Input: {\"expression\": \"512 + 768 + 2048\"}")
+            .text("Thought: the calculator says it\nFinal Answer: 3328"),
+    );
+    let outcome = agent(&model)
+        .run("The services use 512 MiB, 768 MiB and 2048 MiB. How much is that together?")
+        .await;
+    assert_eq!(outcome.answer.as_deref(), Some("3328"));
+    let seen = observations(&outcome);
+    assert!(
+        seen[0].contains(
+            "512 + 768 + 2048 is not 4608. Compute it: call calculator with {\"expression\":\"512 + 768 + 2048\"}, then give the final answer"
+        ),
+        "{seen:?}"
+    );
 }

@@ -160,7 +160,7 @@ impl Run {
         }
         let names = self.computing_tool_names();
         if let Some(claim) = self.state.grounding.check_claims(text) {
-            return Some(false_claim_reason(&claim, &names));
+            return Some(false_claim_reason(&claim, &self.computing_tools()));
         }
         let missing = self.ungrounded_in_answer(answer);
         (!missing.is_empty()).then(|| answer_compute_reason(&missing, &names))

@@ -50,14 +50,18 @@ pub(super) fn worked_out(text: &str, value: f64) -> Option<String> {
         .into_iter()
         .rev()
         .find(|claim| (claim.claimed_value - value).abs() <= value.abs() * 1e-12)?;
-    Some(
-        claim
-            .expression
-            .chars()
-            .filter(|c| *c != ',')
-            .map(|c| if matches!(c, '×' | 'x') { '*' } else { c })
-            .collect(),
-    )
+    Some(calculator_form(&claim.expression))
+}
+
+/// A claim's arithmetic as a calculator reads it: no thousands
+/// separators (the only commas a claim's arithmetic holds), `*` for `×`
+/// and `x`.
+pub(super) fn calculator_form(expression: &str) -> String {
+    expression
+        .chars()
+        .filter(|c| *c != ',')
+        .map(|c| if matches!(c, '×' | 'x') { '*' } else { c })
+        .collect()
 }
 
 /// One `expression = number` of a text: the expression as written and

@@ -46,15 +46,18 @@ impl Run {
     /// answer's numbers, so a model that did a sum wrong in its head is
     /// told what was wrong, not only that the result is nowhere.
     pub(super) fn check_false_arithmetic(&mut self, decision: &mut Decision, text: &str) {
-        let state = &mut self.state;
         if !matches!(decision, Decision::Final(_))
-            || !state.budget.ground_numbers
-            || state.grounded_tools.is_empty()
+            || !self.state.budget.ground_numbers
+            || self.state.grounded_tools.is_empty()
         {
             return;
         }
-        if let Some(claim) = state.grounding.check_claims(text) {
-            *decision = Decision::Malformed(false_claim_reason(&claim, &state.grounded_tools));
+        let computing = self.computing_tools();
+        if computing.is_empty() {
+            return;
+        }
+        if let Some(claim) = self.state.grounding.check_claims(text) {
+            *decision = Decision::Malformed(false_claim_reason(&claim, &computing));
         }
     }
 

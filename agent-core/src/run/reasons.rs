@@ -4,7 +4,9 @@
 //! Each text names the run's own tools; none holds a value a model could
 //! copy as an answer.
 
-use super::arithmetic::FalseClaim;
+use crate::message::ToolSpec;
+
+use super::arithmetic::{FalseClaim, calculator_form};
 use super::fed_back::LastComputed;
 use super::grounding::{magnitude, scale_of};
 use super::head_work::WorkedOut;
@@ -34,15 +36,36 @@ pub(super) fn ungrounded_answer_reason(
 }
 
 /// Why an answer built on false arithmetic is sent back; `compute_with`
-/// names the tools that compute.
-pub(super) fn false_claim_reason(claim: &FalseClaim, compute_with: &[String]) -> String {
-    let names: Vec<&str> = compute_with.iter().map(String::as_str).collect();
+/// are the tools that compute. With one such tool that takes a single
+/// text (the calculator's expression), it names the call to make, the
+/// claim's arithmetic as its argument: told only to compute it, the 1.5B
+/// model computed other numbers of the results.
+pub(super) fn false_claim_reason(claim: &FalseClaim, compute_with: &[ToolSpec]) -> String {
+    if let [tool] = compute_with
+        && let Some(arguments) = single_text_arguments(tool, &calculator_form(&claim.expression))
+    {
+        return format!(
+            "{} is not {}. Compute it: call {} with {arguments}, then give the final answer",
+            claim.expression, claim.claimed, tool.name
+        );
+    }
+    let names: Vec<&str> = compute_with.iter().map(|t| t.name.as_str()).collect();
     format!(
         "{} is not {}. Compute it with {}, then give the final answer",
         claim.expression,
         claim.claimed,
         either(&names)
     )
+}
+
+/// The arguments of `tool` with `text` as its one text argument, as JSON,
+/// when its schema has exactly one property and that is a string.
+fn single_text_arguments(tool: &ToolSpec, text: &str) -> Option<String> {
+    let properties = tool.parameters.get("properties")?.as_object()?;
+    let [(name, schema)] = properties.iter().collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    (schema.get("type")? == "string").then(|| serde_json::json!({ name: text }).to_string())
 }
 
 /// Why an answer that skips the computation the model's thought planned
