@@ -45,9 +45,8 @@ pub(crate) fn words_constraint() -> Arc<Constraint> {
 }
 
 /// The words-only constraint of an answer turn when no call of the run
-/// found anything: the answer opens with
-/// [`REFUSAL_OPENING`](agent_core::transport::REFUSAL_OPENING) and goes on
-/// freely, braces aside.
+/// found anything: the answer opens with [`REFUSAL_OPENING`] and goes
+/// on freely, braces aside.
 pub(crate) fn refusal_constraint() -> Arc<Constraint> {
     static REFUSAL: OnceLock<Arc<Constraint>> = OnceLock::new();
     Arc::clone(REFUSAL.get_or_init(|| {
