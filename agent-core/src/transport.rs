@@ -115,7 +115,8 @@ pub struct RequestParts<'a> {
     /// model to say that it cannot find the answer. A transport that
     /// constrains decoding may make the answer open with that: a small
     /// model asked in words answers from memory instead. `false`
-    /// otherwise.
+    /// otherwise, and always on a compute round (`answer_tools` not
+    /// empty).
     pub found_nothing: bool,
     /// Cap on generated tokens.
     pub max_tokens: Option<u32>,

@@ -258,7 +258,7 @@ impl Transport for TextTransport {
             // A turn that must compute: a step that calls one of those
             // tools, and no final answer.
             Some(Arc::new(grammar::call_constraint(parts.must_call)))
-        } else if parts.found_nothing && !compute_round {
+        } else if parts.found_nothing {
             // No call found anything: the answer says it cannot find it
             // (asked in words alone, a small model answers from memory).
             Some(Arc::new(grammar::refusal_constraint()))

@@ -125,9 +125,15 @@ impl Grounding {
     /// only as a line number of a tool result.
     pub(super) fn only_line_numbers(&self, numbers: &[String]) -> bool {
         !numbers.is_empty()
-            && numbers.iter().all(|written| {
-                significant_digits(written).is_some_and(|digits| self.gutter_only.contains(&digits))
-            })
+            && numbers
+                .iter()
+                .all(|written| self.is_line_number_only(written))
+    }
+
+    /// Whether `written` is in the conversation only as a line number of
+    /// a tool result.
+    fn is_line_number_only(&self, written: &str) -> bool {
+        significant_digits(written).is_some_and(|digits| self.gutter_only.contains(&digits))
     }
 
     /// [`learn`](Self::learn), returning the numbers of `text` as written
@@ -250,9 +256,7 @@ impl Grounding {
         collect_ungrounded(arguments, self, Rule::Strict, &mut absent);
         let only_assumed = all
             .iter()
-            .filter(|written| {
-                absent.contains(written) || self.only_line_numbers(std::slice::from_ref(written))
-            })
+            .filter(|written| absent.contains(written) || self.is_line_number_only(written))
             .count();
         if all.len() >= 2 && only_assumed == all.len() {
             all

@@ -113,7 +113,6 @@ pub(super) fn ungrounded_reason(
     miscopied: &[(String, String)],
     again: bool,
 ) -> String {
-    let shown = shown(numbers);
     if !miscopied.is_empty() && miscopied.len() == numbers.len() {
         return miscopy_reason(miscopied);
     }
@@ -127,10 +126,11 @@ pub(super) fn ungrounded_reason(
              that is no number. Write the call again with only the numbers the question and the results give"
         );
     }
-    let (list, verb, them, they) = if shown.len() == 1 {
-        (shown[0].to_string(), "is", "it", "it is")
+    let (list, one) = listed(numbers);
+    let (verb, them, they) = if one {
+        ("is", "it", "it is")
     } else {
-        (shown.join(", "), "are", "them", "they are")
+        ("are", "them", "they are")
     };
     if again {
         return format!(
@@ -154,17 +154,9 @@ pub(super) fn ungrounded_reason(
 /// out in the model's head: it names the arithmetic for each, and the
 /// call to make with `tool` instead.
 pub(super) fn worked_out_reason(worked: &WorkedOut, tool: &str) -> String {
-    let numbers: Vec<String> = worked
-        .numbers
-        .iter()
-        .take(4)
-        .map(|(n, _)| n.clone())
-        .collect();
-    let (list, verb) = if numbers.len() == 1 {
-        (numbers[0].clone(), "is")
-    } else {
-        (numbers.join(", "), "are")
-    };
+    let numbers: Vec<String> = worked.numbers.iter().map(|(n, _)| n.clone()).collect();
+    let (list, one) = listed(&numbers);
+    let verb = if one { "is" } else { "are" };
     let how: Vec<String> = worked
         .numbers
         .iter()
@@ -186,11 +178,11 @@ pub(super) fn worked_out_reason(worked: &WorkedOut, tool: &str) -> String {
 /// numbers of tool results; `find_with` names the run's tools that can
 /// find values.
 pub(super) fn line_numbers_reason(numbers: &[String], find_with: &[&str]) -> String {
-    let shown = shown(numbers);
-    let (list, verb) = if shown.len() == 1 {
-        (shown[0].to_string(), "is a line number")
+    let (list, one) = listed(numbers);
+    let verb = if one {
+        "is a line number"
     } else {
-        (shown.join(", "), "are line numbers")
+        "are line numbers"
     };
     let find = match find_with {
         [] => "Compute with the values the question and the results give".to_string(),
@@ -238,6 +230,13 @@ fn shown(numbers: &[String]) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// The first four of `numbers` as a message lists them (see [`shown`]),
+/// and whether there is just one, for the verb that follows.
+fn listed(numbers: &[String]) -> (String, bool) {
+    let shown = shown(numbers);
+    (shown.join(", "), shown.len() == 1)
 }
 
 /// Names as alternatives: `a`, `a or b`, `a, b or c`.
