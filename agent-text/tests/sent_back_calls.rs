@@ -147,3 +147,60 @@ async fn an_answer_on_a_false_sum_is_told_the_call_that_computes_it() {
         "{seen:?}"
     );
 }
+
+#[tokio::test]
+async fn an_answer_on_the_head_sum_after_the_call_was_shown_must_make_that_call() {
+    // The model answers with the quarter of its wrong head sum instead of
+    // making the call it was shown.
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(SEARCH)
+            .text(HEAD_SUM)
+            .text("Thought: The average is 3,216,666.67.\nFinal Answer: 3,216,666.67")
+            .text(TOLD_CALL)
+            .text(ANSWER),
+    );
+    let outcome = agent(&model).run(QUESTION).await;
+    assert_eq!(outcome.answer.as_deref(), Some("2883333.33"));
+    assert!(outcome.ungrounded_numbers.is_empty());
+    let requests = model.requests();
+    let told = &requests[3].messages.last().unwrap().content;
+    assert!(
+        told.contains(
+            "3,216,666.67 is in no tool result: nothing has computed it yet. Make the call you were shown: \
+             call calculator with {\"expression\":\"(2100000 + 3800000 + 2750000) / 3\"}, then give the final answer"
+        ),
+        "{told}"
+    );
+    // That turn must call the calculator: its grammar has no final answer.
+    let forced = &requests[3].constraint.as_ref().unwrap().grammar;
+    assert!(
+        forced.contains("\"calculator\\nAction Input: \"") && !forced.contains("Final Answer"),
+        "{forced}"
+    );
+}
+
+#[tokio::test]
+async fn a_shown_call_is_not_forced_once_a_computing_call_gave_a_result() {
+    // The model made another computing call that ran; its answer's
+    // number is then sent back the usual way, with no forced turn.
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(SEARCH)
+            .text(HEAD_SUM)
+            .text("Thought: add them\nAction: calculator\nAction Input: {\"expression\": \"2100000 + 3800000 + 2750000\"}")
+            .text("Thought: The average is 3,216,666.67.\nFinal Answer: 3,216,666.67")
+            .text(TOLD_CALL)
+            .text(ANSWER),
+    );
+    let outcome = agent(&model).run(QUESTION).await;
+    let requests = model.requests();
+    let told = &requests[4].messages.last().unwrap().content;
+    assert!(
+        told.contains("3,216,666.67 is in no tool result. Work it out with calculator"),
+        "{told}"
+    );
+    let next = &requests[4].constraint.as_ref().unwrap().grammar;
+    assert!(next.contains("Final Answer"), "{next}");
+    assert_eq!(outcome.answer.as_deref(), Some("2883333.33"));
+}

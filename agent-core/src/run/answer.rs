@@ -153,7 +153,9 @@ impl Run {
 
     /// Why an answer-turn reply gets a compute round, if it does: its
     /// text claims arithmetic that does not hold (`512 + 768 + 2048 =
-    /// 4384`: the claim is named), or its answer has numbers no tool gave.
+    /// 4384`: the claim is named), or its answer has numbers no tool gave
+    /// (the round must make the call the run showed, if it showed one:
+    /// see `force_shown_call`).
     fn uncomputed(&mut self, answer: &str, text: &str) -> Option<String> {
         if !self.state.budget.ground_numbers || !self.compute_round_open() {
             return None;
@@ -163,7 +165,11 @@ impl Run {
             return Some(false_claim_reason(&claim, &self.computing_tools()));
         }
         let missing = self.ungrounded_in_answer(answer);
-        (!missing.is_empty()).then(|| answer_compute_reason(&missing, &names))
+        if missing.is_empty() {
+            return None;
+        }
+        self.force_shown_call(&missing)
+            .or_else(|| Some(answer_compute_reason(&missing, &names)))
     }
 
     /// Why an answer-turn answer gets a compute round that must call a

@@ -9,7 +9,8 @@ use crate::transport::Decision;
 
 use super::Run;
 use super::reasons::{
-    false_claim_reason, planned_compute_reason, ungrounded_answer_reason, unseen_names_reason,
+    false_claim_reason, planned_compute_reason, shown_call_reason, ungrounded_answer_reason,
+    unseen_names_reason,
 };
 
 impl Run {
@@ -29,13 +30,33 @@ impl Run {
         // Nothing looked up yet (and no earlier conversation to answer from).
         let before_results = !state.progress.any_result && state.task_index == state.head;
         let missing = state.grounding.check_answer(answer, before_results);
-        if !missing.is_empty() {
-            *decision = Decision::Malformed(ungrounded_answer_reason(
-                &missing,
-                &state.grounded_tools,
-                before_results,
-            ));
+        if missing.is_empty() {
+            return;
         }
+        let reason = match self.force_shown_call(&missing) {
+            Some(reason) => reason,
+            None => ungrounded_answer_reason(&missing, &self.state.grounded_tools, before_results),
+        };
+        *decision = Decision::Malformed(reason);
+    }
+
+    /// When the run showed a computing call to make in place of arithmetic
+    /// worked out in the model's head, and no computing call has given a
+    /// result since, an answer with `missing` numbers is the head sum
+    /// again: the next turn must call a computing tool
+    /// ([`Budget::compute_when_planned`](crate::Budget)), and the reason
+    /// shows the call once more. Once per shown call.
+    pub(super) fn force_shown_call(&mut self, missing: &[String]) -> Option<String> {
+        let state = &mut self.state;
+        if !state.budget.compute_when_planned {
+            return None;
+        }
+        let tools = std::sync::Arc::clone(&state.tools);
+        let call = state
+            .planned
+            .force_shown_call(|name| tools.iter().any(|t| t.name == name))?;
+        let tool = tools.iter().find(|t| t.name == call.tool)?;
+        Some(shown_call_reason(missing, tool, &call.text))
     }
 
     /// A final answer whose text (its thought included) claims arithmetic

@@ -22,6 +22,7 @@ use super::answer::AnswerCompute;
 use super::fed_back::LastComputed;
 use super::grounding::has_letters;
 use super::head_work::worked_out_in;
+use super::planned::ShownCall;
 use super::reasons::{
     either, fed_back_reason, line_numbers_reason, ungrounded_reason, worked_out_reason,
 };
@@ -166,7 +167,15 @@ impl Run {
                         .then(|| worked_out_in(turn_text, &missing, &call.arguments))
                         .flatten();
                     let reason = match worked {
-                        Some(worked) => worked_out_reason(&worked, &call.name),
+                        Some(worked) => {
+                            if let Some(text) = &worked.rewritten {
+                                state.planned.show_call(ShownCall {
+                                    tool: call.name.clone(),
+                                    text: text.clone(),
+                                });
+                            }
+                            worked_out_reason(&worked, &call.name)
+                        }
                         None if state.grounding.only_line_numbers(&missing) => {
                             line_numbers_reason(&missing, &find_with)
                         }

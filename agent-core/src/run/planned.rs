@@ -53,6 +53,21 @@ pub(super) struct ComputePlan {
     awaiting_result: bool,
     /// The numbers the turn after the forced computation may write.
     binding: Option<Vec<String>>,
+    /// The call a computing call sent back for arithmetic worked out in
+    /// words was shown to make instead, until a computing call gives a
+    /// result.
+    #[serde(default)]
+    shown_call: Option<ShownCall>,
+}
+
+/// A computing call the loop showed the model, with the arithmetic the
+/// model had worked out in its head written into it (see `head_work`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct ShownCall {
+    /// The computing tool.
+    pub(super) tool: String,
+    /// Its text argument (the calculator's expression).
+    pub(super) text: String,
 }
 
 impl ComputePlan {
@@ -83,6 +98,9 @@ impl ComputePlan {
         asked: impl Iterator<Item = &'a String>,
     ) {
         self.called = true;
+        if result.is_some() {
+            self.shown_call = None;
+        }
         if !self.awaiting_result {
             return;
         }
@@ -112,6 +130,20 @@ impl ComputePlan {
         self.pending = true;
         self.used = true;
         self.forced_turns = 1;
+    }
+
+    /// Remembers the call a computing call sent back was shown to make.
+    pub(super) fn show_call(&mut self, call: ShownCall) {
+        self.shown_call = Some(call);
+    }
+
+    /// The call shown and not made, if there is one and `offered` its
+    /// tool: the next request must call a computing tool, and the call is
+    /// shown once.
+    pub(super) fn force_shown_call(&mut self, offered: impl Fn(&str) -> bool) -> Option<ShownCall> {
+        let call = self.shown_call.take().filter(|call| offered(&call.tool))?;
+        self.force();
+        Some(call)
     }
 
     /// Whether the request being built must call a computing tool.
@@ -227,6 +259,24 @@ mod tests {
         failed.answered();
         failed.called(None, asked.iter());
         assert!(!failed.pending(), "twice at most");
+        // A shown call forces the next turn once, until a computing
+        // call gives a result.
+        let mut shown = ComputePlan::default();
+        let call = ShownCall {
+            tool: "calculator".into(),
+            text: "(2 + 3) / 2".into(),
+        };
+        shown.show_call(call.clone());
+        assert_eq!(shown.force_shown_call(|_| false), None, "not offered");
+        shown.show_call(call.clone());
+        assert_eq!(shown.force_shown_call(|_| true), Some(call.clone()));
+        assert!(shown.pending());
+        assert_eq!(shown.force_shown_call(|_| true), None, "shown once");
+        shown.show_call(call);
+        shown.called(None, asked.iter());
+        assert!(shown.shown_call.is_some(), "a call sent back made nothing");
+        shown.called(Some("2.5"), asked.iter());
+        assert_eq!(shown.force_shown_call(|_| true), None, "made");
         // A computing call not made on the forced turn binds nothing.
         let mut free = heard("Add them together.");
         free.called(Some("8650000"), asked.iter());

@@ -19,8 +19,8 @@ pub(super) fn ungrounded_answer_reason(
     compute_with: &[String],
     before_results: bool,
 ) -> String {
-    let shown = shown(numbers);
-    let verb = if shown.len() == 1 { "is" } else { "are" };
+    let (list, one) = listed(numbers);
+    let verb = if one { "is" } else { "are" };
     let how = match (compute_with, before_results) {
         ([], _) => "Look it up with the tools first".to_string(),
         (tools, true) => format!(
@@ -32,7 +32,22 @@ pub(super) fn ungrounded_answer_reason(
             tools.join(" or ")
         ),
     };
-    format!("{} {verb} in no tool result. {how}", shown.join(", "))
+    format!("{list} {verb} in no tool result. {how}")
+}
+
+/// Why an answer is sent back when the run showed a computing call to
+/// make (`tool` with `text`, the arithmetic the model had worked out in
+/// its head) and no computing call has given a result since: `numbers`
+/// are the answer's numbers no tool gave. The call is shown again.
+pub(super) fn shown_call_reason(numbers: &[String], tool: &ToolSpec, text: &str) -> String {
+    let (list, one) = listed(numbers);
+    let verb = if one { "is" } else { "are" };
+    let arguments = single_text_arguments(tool, text).unwrap_or_else(|| format!("`{text}`"));
+    format!(
+        "{list} {verb} in no tool result: nothing has computed it yet. Make the call you were shown: \
+         call {} with {arguments}, then give the final answer",
+        tool.name
+    )
 }
 
 /// Why an answer built on false arithmetic is sent back; `compute_with`
@@ -81,23 +96,21 @@ pub(super) fn planned_compute_reason(compute_with: &[String]) -> String {
 /// Why an answer on a forced answer turn, when no tool can be called, is
 /// asked again.
 pub(super) fn ungrounded_answer_turn_reason(numbers: &[String]) -> String {
-    let shown = shown(numbers);
-    let verb = if shown.len() == 1 { "is" } else { "are" };
+    let (list, one) = listed(numbers);
+    let verb = if one { "is" } else { "are" };
     format!(
-        "the answer has {} which {verb} in no tool result; answer only with what the results show, or say that they do not show it",
-        shown.join(", ")
+        "the answer has {list} which {verb} in no tool result; answer only with what the results show, or say that they do not show it"
     )
 }
 
 /// Why an answer on a forced answer turn gets a compute round: it has
 /// numbers no tool gave, and `compute_with` names the tools that compute.
 pub(super) fn answer_compute_reason(numbers: &[String], compute_with: &[String]) -> String {
-    let shown = shown(numbers);
-    let verb = if shown.len() == 1 { "is" } else { "are" };
+    let (list, one) = listed(numbers);
+    let verb = if one { "is" } else { "are" };
     let names: Vec<&str> = compute_with.iter().map(String::as_str).collect();
     format!(
-        "the answer has {} which {verb} in no tool result. If it is worked out from the results, compute it with {} now; if not, answer only with what the results show",
-        shown.join(", "),
+        "the answer has {list} which {verb} in no tool result. If it is worked out from the results, compute it with {} now; if not, answer only with what the results show",
         either(&names)
     )
 }
