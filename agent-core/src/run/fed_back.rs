@@ -4,7 +4,12 @@
 //! climbs this way, each result feeding the next call, until the numbers
 //! overflow and the step limit ends the run (measured on the 1.5B model:
 //! eight multiplications to `1e168`, then `the result is too large`).
-//! Its arguments all differ, so loop detection does not see it. Such a
+//! Its arguments all differ, so loop detection does not see it. So does
+//! a model that applies the same step to each result in turn (`x * 1000`,
+//! then `r * 1000`, then that result `* 1000`: the 1.5B model, asked how
+//! far the Moon is, climbed from kilometres to `3.8e23` until the step
+//! limit): the step taken once more is the next step of a computation
+//! (a second year of interest), a third time it is such a climb. Such a
 //! call is not run; the model is told what the last call gave.
 
 use serde::{Deserialize, Serialize};
@@ -30,6 +35,10 @@ pub(super) struct LastComputed {
     result: String,
     /// Its value.
     value: f64,
+    /// How many times in a row this call took the step of the call
+    /// before it again, on that call's result (see `steps_again`).
+    #[serde(default)]
+    iterations: u32,
 }
 
 impl LastComputed {
@@ -42,18 +51,23 @@ impl LastComputed {
         let leading = observation.content.split_whitespace().next()?;
         let (result, _) = numbers_with_text(leading).into_iter().next()?;
         let value = value_of(&result)?;
-        let mut strings = Vec::new();
-        string_values(&call.arguments, &mut strings);
-        let written = match strings.as_slice() {
-            [one] => one.clone(),
-            _ => call.arguments.to_string(),
-        };
         Some(Self {
-            written,
+            written: written_of(&call.arguments),
             numbers: numbers(&call.arguments),
             result,
             value,
+            iterations: 0,
         })
+    }
+
+    /// This record, as the call after `before`: counts the step taken
+    /// again on `before`'s result.
+    pub(super) fn after(mut self, before: Option<&LastComputed>) -> Self {
+        self.iterations = match before {
+            Some(before) if before.steps_again(&self.written) => before.iterations + 1,
+            _ => 0,
+        };
+        self
     }
 
     /// The result, as written.
@@ -83,8 +97,65 @@ impl LastComputed {
                 .iter()
                 .all(|last| new.iter().any(|v| same(*v, *last)));
         let only_the_result = new.len() >= SAME_RESULT_TIMES && new.iter().all(is_result);
-        holds_last_call || only_the_result
+        let climbs = self.iterations >= 1 && self.steps_again(&written_of(arguments));
+        holds_last_call || only_the_result || climbs
     }
+
+    /// Whether `written` (a call's arguments, see `written_of`) is this
+    /// call again with one of its numbers replaced by its result: the
+    /// same text around the numbers, and the numbers the same but one,
+    /// which is the result.
+    fn steps_again(&self, written: &str) -> bool {
+        if shape(written) != shape(&self.written) {
+            return false;
+        }
+        let before = written_numbers(&self.written);
+        let now = written_numbers(written);
+        if before.len() != now.len() {
+            return false;
+        }
+        let mut changed = before.iter().zip(&now).filter(|(b, n)| !same(**b, **n));
+        matches!((changed.next(), changed.next()), (Some((_, n)), None) if same(*n, self.value))
+    }
+}
+
+/// A call's arguments as a text: its one string value (an expression),
+/// or the arguments' JSON.
+fn written_of(arguments: &Value) -> String {
+    let mut strings = Vec::new();
+    string_values(arguments, &mut strings);
+    match strings.as_slice() {
+        [one] => one.clone(),
+        _ => arguments.to_string(),
+    }
+}
+
+/// The numbers of a text, in order.
+fn written_numbers(text: &str) -> Vec<f64> {
+    numbers_with_text(text)
+        .into_iter()
+        .filter_map(|(written, _)| value_of(&written))
+        .collect()
+}
+
+/// A text with each run of digits (and the separators inside a number)
+/// as one `#`, and without whitespace: `384400 * 1000` and
+/// `384400000 * 1000` have the same shape, `# * #`.
+fn shape(text: &str) -> String {
+    let mut shaped = String::with_capacity(text.len());
+    let mut in_number = false;
+    for c in text.chars() {
+        let part_of_number = c.is_ascii_digit() || (in_number && (c == '.' || c == ','));
+        if part_of_number {
+            if !in_number {
+                shaped.push('#');
+            }
+        } else if !c.is_whitespace() {
+            shaped.push(c);
+        }
+        in_number = part_of_number;
+    }
+    shaped
 }
 
 /// The numbers in `value`: JSON numbers and the numbers written in its
@@ -178,6 +249,18 @@ mod tests {
         assert!(!last.fed_back_by(&expression("2 * 3")));
         let last = computed("1000 * 1.05", "1050");
         assert!(!last.fed_back_by(&expression("1050 * 1.05")));
+        // The same step on the result a third time is a climb.
+        let first = computed("384400 * 1000", "384400000 (384.4 million)");
+        let second = computed("384400000 * 1000", "384400000000").after(Some(&first));
+        assert!(!first.fed_back_by(&expression("384400000 * 1000")));
+        assert!(second.fed_back_by(&expression("384400000000 * 1000")));
+        assert!(second.fed_back_by(&expression("384400000000*1000")));
+        // Another step after it, or the step on another number, is not.
+        assert!(!second.fed_back_by(&expression("384400000000 / 1000")));
+        assert!(!second.fed_back_by(&expression("384400000000 * 1000 + 1")));
+        assert!(!second.fed_back_by(&expression("384400000 * 1000")));
+        let unrelated = computed("16932 - 13600", "3332").after(Some(&second));
+        assert!(!unrelated.fed_back_by(&expression("3332 - 13600")));
         let last = computed("44120 + 35500.5 + 26800", "106420.5");
         assert!(!last.fed_back_by(&expression("(44120 + 35500.5 + 26800) / 3")));
         assert!(!last.fed_back_by(&expression("106420.5 / 3")));

@@ -317,9 +317,11 @@ impl Run {
                     if !observation.is_error() {
                         // Another tool's result ends a run of computing calls.
                         let computing = self.state.grounded_tools.contains(&call.name);
+                        let before = self.state.progress.last_computed.take();
                         self.state.progress.last_computed = computing
                             .then(|| LastComputed::of(call, &observation))
-                            .flatten();
+                            .flatten()
+                            .map(|last| last.after(before.as_ref()));
                     }
                     if observation.error.is_none() && self.state.budget.ground_numbers {
                         self.state.grounding.learn(&observation.content);
