@@ -9,8 +9,9 @@
 //! then `r * 1000`, then that result `* 1000`: the 1.5B model, asked how
 //! far the Moon is, climbed from kilometres to `3.8e23` until the step
 //! limit): the step taken once more is the next step of a computation
-//! (a second year of interest), a third time it is such a climb. Such a
-//! call is not run; the model is told what the last call gave.
+//! (a second year of interest), a third time it is such a climb, and the
+//! run's work ends there as on a repeated call. Such a call is not run;
+//! the model is told what the last call gave.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -97,8 +98,14 @@ impl LastComputed {
                 .iter()
                 .all(|last| new.iter().any(|v| same(*v, *last)));
         let only_the_result = new.len() >= SAME_RESULT_TIMES && new.iter().all(is_result);
-        let climbs = self.iterations >= 1 && self.steps_again(&written_of(arguments));
-        holds_last_call || only_the_result || climbs
+        holds_last_call || only_the_result || self.climbed_by(arguments)
+    }
+
+    /// Whether a call with `arguments` takes this call's step on its
+    /// result a third time in a row: a climb, which is a loop (the run's
+    /// work ends there, as on a repeated call).
+    pub(super) fn climbed_by(&self, arguments: &Value) -> bool {
+        self.iterations >= 1 && self.steps_again(&written_of(arguments))
     }
 
     /// Whether `written` (a call's arguments, see `written_of`) is this
@@ -254,6 +261,7 @@ mod tests {
         let second = computed("384400000 * 1000", "384400000000").after(Some(&first));
         assert!(!first.fed_back_by(&expression("384400000 * 1000")));
         assert!(second.fed_back_by(&expression("384400000000 * 1000")));
+        assert!(second.climbed_by(&expression("384400000000 * 1000")));
         assert!(second.fed_back_by(&expression("384400000000*1000")));
         // Another step after it, or the step on another number, is not.
         assert!(!second.fed_back_by(&expression("384400000000 / 1000")));

@@ -220,7 +220,10 @@ impl Run {
                     && state.grounded_tools.contains(&call.name)
                     && last.fed_back_by(&call.arguments)
             }) {
-                // Counted above: the same call again reaches the loop threshold.
+                // Counted above: the same call again reaches the loop
+                // threshold. A climb ends the work now (it goes on to the
+                // step limit otherwise), but not in the compute round.
+                looped |= !computing_only && last.climbed_by(&call.arguments);
                 plans.push(skip(&fed_back_reason(last)));
             } else {
                 budget_left -= 1;
