@@ -131,6 +131,17 @@ fn a_call_made_again_after_a_lookup_that_did_not_ground_it_is_sent_back_once_mor
         g.check("c", &json!({"expression": "8849 * 3.28084"}), false)
             .is_empty()
     );
+    // A lookup in between that learned no new number (the same search
+    // again) is no confirmation: sent back once more.
+    let mut g = grounding(&[
+        "Question: How many years after the Eiffel Tower was completed did Rust 1.0 come out?",
+        "Rust: version 1.0 was released in May 2015.",
+    ]);
+    let guessed_year = json!({"expression": "2015 - 1937"});
+    assert_eq!(g.check("y", &guessed_year, false), ["1937"]);
+    g.learn("Rust: version 1.0 was released in May 2015.");
+    assert_eq!(g.check("y", &guessed_year, false), ["1937"]);
+    assert!(g.check("y", &guessed_year, false).is_empty());
     // A lookup that grounds it lets it run at once.
     let guessed = json!({"expression": "124000000 / 2"});
     assert_eq!(g.check("j", &guessed, false), ["124000000"]);
@@ -162,6 +173,11 @@ fn a_second_send_back_says_the_numbers_are_still_in_no_result() {
     let again = ungrounded_reason(&["10000".into()], &["search"], &[], true);
     assert_eq!(
         again,
+        "10000 is still not in any tool result. Look up what it should be with search in other words, or compute with the numbers the results give; if you are sure it is right, make this same call again"
+    );
+    let nothing_to_look_up = ungrounded_reason(&["10000".into()], &[], &[], true);
+    assert_eq!(
+        nothing_to_look_up,
         "10000 is still not in any tool result. Compute with the numbers the results give; if you are sure it is right, make this same call again"
     );
 }

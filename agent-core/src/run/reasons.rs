@@ -146,9 +146,15 @@ pub(super) fn ungrounded_reason(
         ("are", "them", "they are")
     };
     if again {
+        let instead = match find_with {
+            [] => "Compute with the numbers the results give".to_string(),
+            tools => format!(
+                "Look up what {them} should be with {} in other words, or compute with the numbers the results give",
+                either(tools)
+            ),
+        };
         return format!(
-            "{list} {verb} still not in any tool result. Compute with the numbers the results give; \
-             if you are sure {they} right, make this same call again"
+            "{list} {verb} still not in any tool result. {instead}; if you are sure {they} right, make this same call again"
         );
     }
     let find = match find_with {
