@@ -27,7 +27,8 @@ use agent_core::reasoning::split_reasoning;
 /// The default system prompt of [`AnswerMode::AfterCalls`]: one short
 /// sentence (every prompt token costs time on a local model) that sends
 /// the model to the tools for facts and sums.
-pub const DEFAULT_SYSTEM_PROMPT: &str = "Look facts up with the tools first; compute only what the question asks, from the numbers found; never guess a number.";
+pub const DEFAULT_SYSTEM_PROMPT: &str =
+    "Look facts up with the tools first, then compute with them; never guess a number.";
 
 /// The default system prompt of [`AnswerMode::Words`], telling small
 /// models to answer once a tool has given the result (they otherwise
