@@ -149,8 +149,12 @@ pub struct Budget {
     /// where the server takes one, the native one `tool_choice:
     /// "required"`. Small models plan a sum and then answer with one of
     /// the looked-up numbers; told so in words, they answer the same
-    /// again. Needs a computing tool ([`RunConfig::grounded_tools`](crate::run::RunConfig)).
-    /// Default on.
+    /// again. So too, once per such call, when a computing call was sent
+    /// back for arithmetic worked out in the model's head and shown the
+    /// call to make instead, and an answer sent back for a number no tool
+    /// gave comes before any computing call has given a result: the
+    /// message shows that call again. Needs a computing tool
+    /// ([`RunConfig::grounded_tools`](crate::run::RunConfig)). Default on.
     pub compute_when_planned: bool,
     /// When the work stops on the step or tool-call budget, on a repeated
     /// call or on too many malformed replies in a row, one last answer

@@ -6,7 +6,8 @@
 //! call that computes with the line numbers of a file it read is told
 //! they are line numbers; an answer on a false sum is told the call that
 //! computes it, and an answer on the head sum the call it was shown; the
-//! same step taken a third time on its own result ends the work.
+//! same step taken a fourth time in a row on its own result ends the
+//! work.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -207,7 +208,7 @@ async fn a_shown_call_is_not_forced_once_a_computing_call_gave_a_result() {
 }
 
 #[tokio::test]
-async fn the_same_step_taken_a_third_time_on_its_own_result_ends_the_work_for_an_answer() {
+async fn the_same_step_taken_a_fourth_time_on_its_own_result_ends_the_work_for_an_answer() {
     let step = |expression: &str| {
         format!(
             "Thought: convert it\nAction: calculator\nAction Input: {{\"expression\": \"{expression}\"}}"
@@ -219,6 +220,7 @@ async fn the_same_step_taken_a_third_time_on_its_own_result_ends_the_work_for_an
             .text(step("384400 * 1000"))
             .text(step("384400000 * 1000"))
             .text(step("384400000000 * 1000"))
+            .text(step("384400000000000 * 1000"))
             .text("Thought: the search says it\nFinal Answer: about 384,400 km"),
     );
     let outcome = agent(&model)
@@ -227,13 +229,13 @@ async fn the_same_step_taken_a_third_time_on_its_own_result_ends_the_work_for_an
     assert_eq!(outcome.stop_reason, StopReason::LoopDetected);
     assert!(outcome.forced_answer);
     assert_eq!(outcome.answer.as_deref(), Some("about 384,400 km"));
-    // The step once more ran (the next step of a computation may take
-    // it); the third was not run.
-    assert_eq!(outcome.tool_calls, 3);
+    // The step taken again twice ran (the next steps of a computation
+    // may take it); the fourth time was not run.
+    assert_eq!(outcome.tool_calls, 4);
     let seen = observations(&outcome);
     assert!(
-        seen[3].contains(
-            "`384400000 * 1000` gave 384400000000, and this call puts 384400000000 back into that same computation"
+        seen[4].contains(
+            "`384400000000 * 1000` gave 384400000000000, and this call puts 384400000000000 back into that same computation"
         ),
         "{seen:?}"
     );

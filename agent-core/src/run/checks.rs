@@ -51,12 +51,8 @@ impl Run {
         if !state.budget.compute_when_planned {
             return None;
         }
-        let tools = std::sync::Arc::clone(&state.tools);
-        let call = state
-            .planned
-            .force_shown_call(|name| tools.iter().any(|t| t.name == name))?;
-        let tool = tools.iter().find(|t| t.name == call.tool)?;
-        Some(shown_call_reason(missing, tool, &call.text))
+        let (tool, text) = state.planned.force_shown_call(&state.tools)?;
+        Some(shown_call_reason(missing, tool, &text))
     }
 
     /// A final answer whose text (its thought included) claims arithmetic

@@ -8,10 +8,11 @@
 //! a model that applies the same step to each result in turn (`x * 1000`,
 //! then `r * 1000`, then that result `* 1000`: the 1.5B model, asked how
 //! far the Moon is, climbed from kilometres to `3.8e23` until the step
-//! limit): the step taken once more is the next step of a computation
-//! (a second year of interest), a third time it is such a climb, and the
-//! run's work ends there as on a repeated call. Such a call is not run;
-//! the model is told what the last call gave.
+//! limit): the step taken again, twice, may be the next steps of a
+//! computation (three years of interest, bytes to gibibytes), a fourth
+//! time in a row it is such a climb, and the run's work ends there as on
+//! a repeated call. Such a call is not run; the model is told what the
+//! last call gave.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -23,6 +24,10 @@ use crate::tool::Observation;
 /// How often a call must hold the last result, and no other number, to
 /// feed it back.
 const SAME_RESULT_TIMES: usize = 4;
+
+/// How many times in a row a step may be taken again on its own result
+/// before the next time is a climb.
+const CLIMB_AFTER: u32 = 2;
 
 /// The last successful call of a computing tool, when no other call
 /// succeeded after it.
@@ -102,10 +107,10 @@ impl LastComputed {
     }
 
     /// Whether a call with `arguments` takes this call's step on its
-    /// result a third time in a row: a climb, which is a loop (the run's
+    /// result a fourth time in a row: a climb, which is a loop (the run's
     /// work ends there, as on a repeated call).
     pub(super) fn climbed_by(&self, arguments: &Value) -> bool {
-        self.iterations >= 1 && self.steps_again(&written_of(arguments))
+        self.iterations >= CLIMB_AFTER && self.steps_again(&written_of(arguments))
     }
 
     /// Whether `written` (a call's arguments, see `written_of`) is this
@@ -116,8 +121,8 @@ impl LastComputed {
         if shape(written) != shape(&self.written) {
             return false;
         }
-        let before = written_numbers(&self.written);
-        let now = written_numbers(written);
+        let before = values_in(&self.written);
+        let now = values_in(written);
         if before.len() != now.len() {
             return false;
         }
@@ -137,8 +142,8 @@ fn written_of(arguments: &Value) -> String {
     }
 }
 
-/// The numbers of a text, in order.
-fn written_numbers(text: &str) -> Vec<f64> {
+/// The values of the numbers written in a text, in order.
+fn values_in(text: &str) -> Vec<f64> {
     numbers_with_text(text)
         .into_iter()
         .filter_map(|(written, _)| value_of(&written))
@@ -171,11 +176,7 @@ fn numbers(value: &Value) -> Vec<f64> {
     fn collect(value: &Value, out: &mut Vec<f64>) {
         match value {
             Value::Number(n) => out.extend(n.as_f64()),
-            Value::String(s) => out.extend(
-                numbers_with_text(s)
-                    .into_iter()
-                    .filter_map(|(written, _)| value_of(&written)),
-            ),
+            Value::String(s) => out.extend(values_in(s)),
             Value::Array(items) => items.iter().for_each(|v| collect(v, out)),
             Value::Object(map) => map.values().for_each(|v| collect(v, out)),
             _ => {}
@@ -256,18 +257,21 @@ mod tests {
         assert!(!last.fed_back_by(&expression("2 * 3")));
         let last = computed("1000 * 1.05", "1050");
         assert!(!last.fed_back_by(&expression("1050 * 1.05")));
-        // The same step on the result a third time is a climb.
+        // Three years of interest are three steps; a fourth time in a
+        // row, the same step on its result is a climb.
         let first = computed("384400 * 1000", "384400000 (384.4 million)");
         let second = computed("384400000 * 1000", "384400000000").after(Some(&first));
+        let third = computed("384400000000 * 1000", "384400000000000").after(Some(&second));
         assert!(!first.fed_back_by(&expression("384400000 * 1000")));
-        assert!(second.fed_back_by(&expression("384400000000 * 1000")));
-        assert!(second.climbed_by(&expression("384400000000 * 1000")));
-        assert!(second.fed_back_by(&expression("384400000000*1000")));
+        assert!(!second.fed_back_by(&expression("384400000000 * 1000")));
+        assert!(third.fed_back_by(&expression("384400000000000 * 1000")));
+        assert!(third.climbed_by(&expression("384400000000000 * 1000")));
+        assert!(third.fed_back_by(&expression("384400000000000*1000")));
         // Another step after it, or the step on another number, is not.
-        assert!(!second.fed_back_by(&expression("384400000000 / 1000")));
-        assert!(!second.fed_back_by(&expression("384400000000 * 1000 + 1")));
-        assert!(!second.fed_back_by(&expression("384400000 * 1000")));
-        let unrelated = computed("16932 - 13600", "3332").after(Some(&second));
+        assert!(!third.fed_back_by(&expression("384400000000000 / 1000")));
+        assert!(!third.fed_back_by(&expression("384400000000000 * 1000 + 1")));
+        assert!(!third.fed_back_by(&expression("384400000000 * 1000")));
+        let unrelated = computed("16932 - 13600", "3332").after(Some(&third));
         assert!(!unrelated.fed_back_by(&expression("3332 - 13600")));
         let last = computed("44120 + 35500.5 + 26800", "106420.5");
         assert!(!last.fed_back_by(&expression("(44120 + 35500.5 + 26800) / 3")));

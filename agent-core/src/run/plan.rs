@@ -151,7 +151,12 @@ impl Run {
                 if !missing.is_empty() {
                     // Sent back before it counts as a call: the same call
                     // again is its first run, not a repeat.
-                    let find_with = finding_tools(state);
+                    // The compute round refuses lookups: none is suggested.
+                    let find_with = if computing_only {
+                        Vec::new()
+                    } else {
+                        finding_tools(state)
+                    };
                     let miscopied: Vec<(String, String)> = missing
                         .iter()
                         .filter_map(|written| {
@@ -311,6 +316,8 @@ impl Run {
                         state
                             .planned
                             .called(result, state.grounding.asked_numbers());
+                    } else {
+                        self.state.grounding.looked_up();
                     }
                     // Answered repeats do not count here: their result came before.
                     self.state.progress.found_something |= observation.found_something();

@@ -17,6 +17,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::grounding::written_numbers;
+use crate::message::ToolSpec;
 
 /// Word stems by which a thought says that the answer is worked out
 /// (lower case, each at the start of a word): "calculate", "compute",
@@ -43,7 +44,8 @@ pub(super) struct ComputePlan {
     called: bool,
     /// The next request must call a computing tool.
     pending: bool,
-    /// A turn was already made to compute (once per run).
+    /// A turn was already made to compute (once per run for a skipped
+    /// plan; a shown call forces its own, see `force_shown_call`).
     used: bool,
     /// Turns made to compute so far: a forced call that gave no result
     /// (sent back for a miscopied number, or failed) gets one more try.
@@ -137,13 +139,18 @@ impl ComputePlan {
         self.shown_call = Some(call);
     }
 
-    /// The call shown and not made, if there is one and `offered` its
-    /// tool: the next request must call a computing tool, and the call is
-    /// shown once.
-    pub(super) fn force_shown_call(&mut self, offered: impl Fn(&str) -> bool) -> Option<ShownCall> {
-        let call = self.shown_call.take().filter(|call| offered(&call.tool))?;
+    /// The call shown and not made, with its tool among `tools`, if there
+    /// is one: the next request must call a computing tool, and the call
+    /// is shown once.
+    pub(super) fn force_shown_call<'t>(
+        &mut self,
+        tools: &'t [ToolSpec],
+    ) -> Option<(&'t ToolSpec, String)> {
+        let call = self.shown_call.as_ref()?;
+        let tool = tools.iter().find(|t| t.name == call.tool)?;
+        let text = self.shown_call.take()?.text;
         self.force();
-        Some(call)
+        Some((tool, text))
     }
 
     /// Whether the request being built must call a computing tool.
@@ -261,22 +268,31 @@ mod tests {
         assert!(!failed.pending(), "twice at most");
         // A shown call forces the next turn once, until a computing
         // call gives a result.
+        let calculator = ToolSpec {
+            name: "calculator".into(),
+            description: String::new(),
+            parameters: serde_json::json!({}),
+        };
+        let tools = [calculator.clone()];
         let mut shown = ComputePlan::default();
         let call = ShownCall {
             tool: "calculator".into(),
             text: "(2 + 3) / 2".into(),
         };
         shown.show_call(call.clone());
-        assert_eq!(shown.force_shown_call(|_| false), None, "not offered");
-        shown.show_call(call.clone());
-        assert_eq!(shown.force_shown_call(|_| true), Some(call.clone()));
+        assert_eq!(shown.force_shown_call(&[]), None, "not offered");
+        assert!(!shown.pending());
+        assert_eq!(
+            shown.force_shown_call(&tools),
+            Some((&calculator, call.text.clone()))
+        );
         assert!(shown.pending());
-        assert_eq!(shown.force_shown_call(|_| true), None, "shown once");
+        assert_eq!(shown.force_shown_call(&tools), None, "shown once");
         shown.show_call(call);
         shown.called(None, asked.iter());
         assert!(shown.shown_call.is_some(), "a call sent back made nothing");
         shown.called(Some("2.5"), asked.iter());
-        assert_eq!(shown.force_shown_call(|_| true), None, "made");
+        assert_eq!(shown.force_shown_call(&tools), None, "made");
         // A computing call not made on the forced turn binds nothing.
         let mut free = heard("Add them together.");
         free.called(Some("8650000"), asked.iter());

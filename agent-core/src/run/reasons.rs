@@ -41,10 +41,10 @@ pub(super) fn ungrounded_answer_reason(
 /// are the answer's numbers no tool gave. The call is shown again.
 pub(super) fn shown_call_reason(numbers: &[String], tool: &ToolSpec, text: &str) -> String {
     let (list, one) = listed(numbers);
-    let verb = if one { "is" } else { "are" };
+    let (verb, them) = if one { ("is", "it") } else { ("are", "them") };
     let arguments = single_text_arguments(tool, text).unwrap_or_else(|| format!("`{text}`"));
     format!(
-        "{list} {verb} in no tool result: nothing has computed it yet. Make the call you were shown: \
+        "{list} {verb} in no tool result: nothing has computed {them} yet. Make the call you were shown: \
          call {} with {arguments}, then give the final answer",
         tool.name
     )
@@ -149,7 +149,8 @@ pub(super) fn ungrounded_reason(
         let instead = match find_with {
             [] => "Compute with the numbers the results give".to_string(),
             tools => format!(
-                "Look up what {them} should be with {} in other words, or compute with the numbers the results give",
+                "Look up what {} should be with {}, using different words, or compute with the numbers the results give",
+                if one { "it" } else { "they" },
                 either(tools)
             ),
         };
