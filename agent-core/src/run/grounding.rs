@@ -77,16 +77,9 @@ pub(super) struct Grounding {
     /// Calls (canonical keys) already sent back once for their numbers.
     warned: BTreeSet<String>,
     /// For the calls of `warned` that may be sent back once more: the
-    /// count of lookups (see `lookups`) when they were sent back. (A new
-    /// key: runs saved when it counted known numbers read as none.)
-    #[serde(default, rename = "warned_at_lookups")]
-    warned_at: BTreeMap<String, usize>,
-    /// How many calls of tools that look things up (not computing ones)
-    /// the run has made, whatever they gave: a call sent back and made
-    /// again after a lookup is no confirmation, even when the lookup
-    /// repeated one before it and learned no new number.
+    /// count of numbers learned when they were sent back.
     #[serde(default)]
-    lookups: usize,
+    warned_at: BTreeMap<String, usize>,
     /// For the calls of `warned_at`: the numbers they were sent back for.
     #[serde(default)]
     warned_numbers: BTreeMap<String, Vec<String>>,
@@ -204,10 +197,13 @@ impl Grounding {
 
     /// The numbers of `arguments` the conversation does not hold, as the
     /// model wrote them; empty when the call `key` may run. A call sent
-    /// back before runs when it comes again, unless the model looked
-    /// something up in between ([`looked_up`](Self::looked_up), even the
-    /// same lookup again) and the conversation still does not hold them:
-    /// then it is sent back a second and last time. In a run that `can_look_up`, a call whose numbers are
+    /// back before runs when it comes again, unless the conversation has
+    /// learned numbers since (the model looked something up in between)
+    /// and they still do not hold it: then it is sent back a second and
+    /// last time. (A lookup that learned no new number, such as the same
+    /// search again, leaves the call confirmed: counted as a lookup, the
+    /// 1.5B model's right year for Rust 1.0 was sent back twice and the
+    /// run ended in a refusal.) In a run that `can_look_up`, a call whose numbers are
     /// all only taken as known (`12 * 100` for a year of subscriptions no
     /// file was read for), none of them in the conversation, is sent back
     /// the first time too: it computes from nothing the question or a
@@ -220,7 +216,7 @@ impl Grounding {
         } else {
             arguments
         };
-        let learned = self.lookups;
+        let learned = self.known.len();
         let mut missing = Vec::new();
         if self.warned.contains(key) {
             match self.warned_at.remove(key) {
@@ -270,11 +266,6 @@ impl Grounding {
         } else {
             Vec::new()
         }
-    }
-
-    /// A tool that looks things up (not a computing one) was called.
-    pub(super) fn looked_up(&mut self) {
-        self.lookups += 1;
     }
 
     /// Whether the call `key` was sent back for its numbers before.

@@ -110,11 +110,9 @@ fn a_call_made_again_after_a_lookup_that_did_not_ground_it_is_sent_back_once_mor
     assert_eq!(g.check("w", &made_up, false), ["3710"]);
     // The model looked the length up, then made the same call: the
     // result it found does not hold 3710.
-    g.looked_up();
     g.learn("Great Wall of China: its walls total about 21,196 kilometres.");
     assert_eq!(g.check("w", &made_up, false), ["3710"]);
     // Twice sent back: the third time runs, whatever was learned.
-    g.looked_up();
     g.learn("Moon: about 384,400 kilometres.");
     assert!(g.check("w", &made_up, false).is_empty());
     // Made again at once, with nothing learned in between, it runs.
@@ -134,21 +132,18 @@ fn a_call_made_again_after_a_lookup_that_did_not_ground_it_is_sent_back_once_mor
             .is_empty()
     );
     // A lookup in between that learned no new number (the same search
-    // again) is no confirmation: sent back once more.
+    // again) leaves it confirmed: it runs.
     let mut g = grounding(&[
         "Question: How many years after the Eiffel Tower was completed did Rust 1.0 come out?",
         "Rust: version 1.0 was released in May 2015.",
     ]);
     let guessed_year = json!({"expression": "2015 - 1937"});
     assert_eq!(g.check("y", &guessed_year, false), ["1937"]);
-    g.looked_up();
     g.learn("Rust: version 1.0 was released in May 2015.");
-    assert_eq!(g.check("y", &guessed_year, false), ["1937"]);
     assert!(g.check("y", &guessed_year, false).is_empty());
     // A lookup that grounds it lets it run at once.
     let guessed = json!({"expression": "124000000 / 2"});
     assert_eq!(g.check("j", &guessed, false), ["124000000"]);
-    g.looked_up();
     g.learn("Japan: about 124,000,000 people.");
     assert!(g.check("j", &guessed, false).is_empty());
 }
@@ -161,7 +156,6 @@ fn a_power_of_ten_sent_back_is_not_grounded_by_the_larger_numbers_a_lookup_bring
     let guessed = json!({"expression": "10000 / 25"});
     assert_eq!(g.check("w", &guessed, false), ["10000"]);
     // The search found the real length; the model kept its guess.
-    g.looked_up();
     g.learn("Great Wall of China: its walls total about 21,196 kilometres.");
     assert_eq!(g.check("w", &guessed, false), ["10000"]);
     // A fresh call with that power of ten, after the lookup, converts.

@@ -316,8 +316,6 @@ impl Run {
                         state
                             .planned
                             .called(result, state.grounding.asked_numbers());
-                    } else {
-                        self.state.grounding.looked_up();
                     }
                     // Answered repeats do not count here: their result came before.
                     self.state.progress.found_something |= observation.found_something();
