@@ -29,6 +29,16 @@ const SAME_RESULT_TIMES: usize = 4;
 /// before the next time is a climb.
 const CLIMB_AFTER: u32 = 2;
 
+/// How a computing call puts the last result back (see
+/// [`LastComputed::fed_back_by`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum FedBack {
+    /// Into the computation that gave it.
+    Into,
+    /// By the same step again, a fourth time in a row: a loop.
+    Climb,
+}
+
 /// The last successful call of a computing tool, when no other call
 /// succeeded after it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -86,16 +96,22 @@ impl LastComputed {
         &self.written
     }
 
-    /// Whether a call with `arguments` puts this result back into the
-    /// computation that gave it: beside the result, it holds every number
-    /// of the last call, or no other number and the result
+    /// How a call with `arguments` puts this result back into the
+    /// computation that gave it, if it does: beside the result, it holds
+    /// every number of the last call, or no other number and the result
     /// [`SAME_RESULT_TIMES`] times or more (`r * r` squares a side the
-    /// last call worked out; `r + r + r + r + r` goes nowhere).
-    pub(super) fn fed_back_by(&self, arguments: &Value) -> bool {
+    /// last call worked out; `r + r + r + r + r` goes nowhere), or it
+    /// takes this call's step on its result a fourth time in a row (a
+    /// climb, which is a loop: the run's work ends there, as on a
+    /// repeated call).
+    pub(super) fn fed_back_by(&self, arguments: &Value) -> Option<FedBack> {
         let new = numbers(arguments);
         let is_result = |v: &f64| same(*v, self.value);
         if !new.iter().any(is_result) {
-            return false;
+            return None;
+        }
+        if self.iterations >= CLIMB_AFTER && self.steps_again(&written_of(arguments)) {
+            return Some(FedBack::Climb);
         }
         let holds_last_call = !self.numbers.is_empty()
             && self
@@ -103,14 +119,7 @@ impl LastComputed {
                 .iter()
                 .all(|last| new.iter().any(|v| same(*v, *last)));
         let only_the_result = new.len() >= SAME_RESULT_TIMES && new.iter().all(is_result);
-        holds_last_call || only_the_result || self.climbed_by(arguments)
-    }
-
-    /// Whether a call with `arguments` takes this call's step on its
-    /// result a fourth time in a row: a climb, which is a loop (the run's
-    /// work ends there, as on a repeated call).
-    pub(super) fn climbed_by(&self, arguments: &Value) -> bool {
-        self.iterations >= CLIMB_AFTER && self.steps_again(&written_of(arguments))
+        (holds_last_call || only_the_result).then_some(FedBack::Into)
     }
 
     /// Whether `written` (a call's arguments, see `written_of`) is this
@@ -220,6 +229,12 @@ mod tests {
         LastComputed::of(&call, &observation).unwrap_or_else(|| panic!("{result}"))
     }
 
+    impl LastComputed {
+        fn feeds_back(&self, arguments: &Value) -> bool {
+            self.fed_back_by(arguments).is_some()
+        }
+    }
+
     fn expression(text: &str) -> Value {
         json!({ "expression": text })
     }
@@ -231,51 +246,54 @@ mod tests {
             "115240220855200 (about 115.24 trillion)",
         );
         assert_eq!(last.result(), "115240220855200");
-        assert!(last.fed_back_by(&expression("299792458 * 384400 * 115240220855200")));
-        assert!(last.fed_back_by(&expression("115240220855200 / (299792458 * 384400)")));
+        assert!(last.feeds_back(&expression("299792458 * 384400 * 115240220855200")));
+        assert!(last.feeds_back(&expression("115240220855200 / (299792458 * 384400)")));
         let last = computed("44120 + 35500.5 + 26800", "106420.5");
-        assert!(last.fed_back_by(&expression(
+        assert!(last.feeds_back(&expression(
             "106420.5 + 106420.5 + 106420.5 + 106420.5 + 106420.5"
         )));
         // Numbers as JSON numbers (a typed tool) count the same way.
         let call = ToolCall::new("c1", "multiply", json!({ "a": 12, "b": 30 }));
         let observation = Observation::ok(&call, ToolOutput::new("360"));
         let last = LastComputed::of(&call, &observation).unwrap_or_else(|| panic!("360"));
-        assert!(last.fed_back_by(&json!({ "terms": [360, 360, 360, 360] })));
+        assert!(last.feeds_back(&json!({ "terms": [360, 360, 360, 360] })));
         // A square of the last result is the next step, not a loop.
-        assert!(!last.fed_back_by(&json!({ "a": 360, "b": 360 })));
-        assert!(last.fed_back_by(&json!({ "factors": [12, 30, 360] })));
-        assert!(!last.fed_back_by(&json!({ "a": 360, "b": 2 })));
+        assert!(!last.feeds_back(&json!({ "a": 360, "b": 360 })));
+        assert!(last.feeds_back(&json!({ "factors": [12, 30, 360] })));
+        assert!(!last.feeds_back(&json!({ "a": 360, "b": 2 })));
     }
 
     #[test]
     fn using_the_last_result_with_other_numbers_is_not() {
         let last = computed("384400 * 1000", "384400000 (384.4 million)");
         // The next step of a computation: the result and a new number.
-        assert!(!last.fed_back_by(&expression("384400000 / 299792458")));
-        assert!(!last.fed_back_by(&expression("384400 * 1000")));
-        assert!(!last.fed_back_by(&expression("2 * 3")));
+        assert!(!last.feeds_back(&expression("384400000 / 299792458")));
+        assert!(!last.feeds_back(&expression("384400 * 1000")));
+        assert!(!last.feeds_back(&expression("2 * 3")));
         let last = computed("1000 * 1.05", "1050");
-        assert!(!last.fed_back_by(&expression("1050 * 1.05")));
+        assert!(!last.feeds_back(&expression("1050 * 1.05")));
         // Three years of interest are three steps; a fourth time in a
         // row, the same step on its result is a climb.
         let first = computed("384400 * 1000", "384400000 (384.4 million)");
         let second = computed("384400000 * 1000", "384400000000").after(Some(&first));
         let third = computed("384400000000 * 1000", "384400000000000").after(Some(&second));
-        assert!(!first.fed_back_by(&expression("384400000 * 1000")));
-        assert!(!second.fed_back_by(&expression("384400000000 * 1000")));
-        assert!(third.fed_back_by(&expression("384400000000000 * 1000")));
-        assert!(third.climbed_by(&expression("384400000000000 * 1000")));
-        assert!(third.fed_back_by(&expression("384400000000000*1000")));
+        assert!(!first.feeds_back(&expression("384400000 * 1000")));
+        assert!(!second.feeds_back(&expression("384400000000 * 1000")));
+        assert!(third.feeds_back(&expression("384400000000000 * 1000")));
+        assert_eq!(
+            third.fed_back_by(&expression("384400000000000 * 1000")),
+            Some(FedBack::Climb)
+        );
+        assert!(third.feeds_back(&expression("384400000000000*1000")));
         // Another step after it, or the step on another number, is not.
-        assert!(!third.fed_back_by(&expression("384400000000000 / 1000")));
-        assert!(!third.fed_back_by(&expression("384400000000000 * 1000 + 1")));
-        assert!(!third.fed_back_by(&expression("384400000000 * 1000")));
+        assert!(!third.feeds_back(&expression("384400000000000 / 1000")));
+        assert!(!third.feeds_back(&expression("384400000000000 * 1000 + 1")));
+        assert!(!third.feeds_back(&expression("384400000000 * 1000")));
         let unrelated = computed("16932 - 13600", "3332").after(Some(&third));
-        assert!(!unrelated.fed_back_by(&expression("3332 - 13600")));
+        assert!(!unrelated.feeds_back(&expression("3332 - 13600")));
         let last = computed("44120 + 35500.5 + 26800", "106420.5");
-        assert!(!last.fed_back_by(&expression("(44120 + 35500.5 + 26800) / 3")));
-        assert!(!last.fed_back_by(&expression("106420.5 / 3")));
+        assert!(!last.feeds_back(&expression("(44120 + 35500.5 + 26800) / 3")));
+        assert!(!last.feeds_back(&expression("106420.5 / 3")));
         // A result that opens with no number is no record.
         let call = ToolCall::new("c1", "calculator", json!({ "expression": "x" }));
         let observation = Observation::ok(&call, ToolOutput::new("no number here"));

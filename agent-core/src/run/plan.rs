@@ -19,7 +19,7 @@ use crate::tool_name::resolve_tool_name;
 use crate::transport::Decision;
 
 use super::answer::AnswerCompute;
-use super::fed_back::LastComputed;
+use super::fed_back::{FedBack, LastComputed};
 use super::grounding::has_letters;
 use super::head_work::worked_out_in;
 use super::planned::ShownCall;
@@ -220,15 +220,17 @@ impl Run {
                 )));
             } else if budget_left == 0 {
                 plans.push(skip("the tool-call budget is used up"));
-            } else if let Some(last) = state.progress.last_computed.as_ref().filter(|last| {
-                grounding
-                    && state.grounded_tools.contains(&call.name)
-                    && last.fed_back_by(&call.arguments)
-            }) {
+            } else if let Some((last, fed_back)) = state
+                .progress
+                .last_computed
+                .as_ref()
+                .filter(|_| grounding && state.grounded_tools.contains(&call.name))
+                .and_then(|last| Some((last, last.fed_back_by(&call.arguments)?)))
+            {
                 // Counted above: the same call again reaches the loop
                 // threshold. A climb ends the work now (it goes on to the
                 // step limit otherwise), but not in the compute round.
-                looped |= !computing_only && last.climbed_by(&call.arguments);
+                looped |= !computing_only && fed_back == FedBack::Climb;
                 plans.push(skip(&fed_back_reason(last)));
             } else {
                 budget_left -= 1;
