@@ -56,3 +56,31 @@ async fn the_next_step_of_a_computation_runs_and_a_stuck_model_reaches_the_loop_
     assert!(outcome.forced_answer);
     assert_eq!(outcome.answer.as_deref(), Some("2700"));
 }
+
+#[tokio::test]
+async fn a_climb_ends_the_work_and_names_what_the_computation_gave_before_it() {
+    let model = ScriptedModel::new()
+        .call("1", "add", json!({"a": 100, "b": 5}))
+        // The same step on each result: twice may be the next steps of a
+        // computation, and runs.
+        .call("2", "add", json!({"a": 105, "b": 5}))
+        .call("3", "add", json!({"a": 110, "b": 5}))
+        // A fourth time in a row: a climb, not run.
+        .call("4", "add", json!({"a": 115, "b": 5}))
+        .text("105");
+    let (agent, tools) = grounded_agent(model, Budget::default());
+    let outcome = agent.run("Add 5 to the 100 in stock.").await;
+    assert_eq!(tools.probe.calls.load(Ordering::SeqCst), 3);
+    assert_eq!(outcome.stop_reason, StopReason::LoopDetected);
+    assert!(outcome.forced_answer);
+    assert_eq!(outcome.answer.as_deref(), Some("105"));
+    let answers: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
+    assert_eq!(
+        answers[3],
+        "Error (not run): `{\"a\":100,\"b\":5}` gave 105, and each call since has taken that same step \
+         again on the last result (`{\"a\":110,\"b\":5}` gave 115), which answers nothing new. If 105 \
+         answers the question, give it as the final answer; if not, compute what the question asks \
+         from the numbers in the question and the results",
+        "{answers:?}"
+    );
+}

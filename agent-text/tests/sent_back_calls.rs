@@ -235,7 +235,8 @@ async fn the_same_step_taken_a_fourth_time_on_its_own_result_ends_the_work_for_a
     let seen = observations(&outcome);
     assert!(
         seen[4].contains(
-            "`384400000000 * 1000` gave 384400000000000, and this call puts 384400000000000 back into that same computation"
+            "`384400 * 1000` gave 384400000, and each call since has taken that same step again on the last \
+             result (`384400000000 * 1000` gave 384400000000000)"
         ),
         "{seen:?}"
     );

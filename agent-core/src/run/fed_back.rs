@@ -55,6 +55,20 @@ pub(super) struct LastComputed {
     /// before it again, on that call's result (see `steps_again`).
     #[serde(default)]
     iterations: u32,
+    /// When it did: the call whose step it took again first, and that
+    /// call's result (what the computation gave before the climb).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    climb_start: Option<ClimbStart>,
+}
+
+/// The first call of a run of calls that each take the same step on the
+/// result before.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(super) struct ClimbStart {
+    /// Its arguments as written (its expression).
+    pub(super) written: String,
+    /// Its result, as written.
+    pub(super) result: String,
 }
 
 impl LastComputed {
@@ -73,17 +87,30 @@ impl LastComputed {
             result,
             value,
             iterations: 0,
+            climb_start: None,
         })
     }
 
     /// This record, as the call after `before`: counts the step taken
     /// again on `before`'s result.
     pub(super) fn after(mut self, before: Option<&LastComputed>) -> Self {
-        self.iterations = match before {
-            Some(before) if before.steps_again(&self.written) => before.iterations + 1,
-            _ => 0,
+        (self.iterations, self.climb_start) = match before {
+            Some(before) if before.steps_again(&self.written) => (
+                before.iterations + 1,
+                Some(before.climb_start.clone().unwrap_or_else(|| ClimbStart {
+                    written: before.written.clone(),
+                    result: before.result.clone(),
+                })),
+            ),
+            _ => (0, None),
         };
         self
+    }
+
+    /// The call whose step this call and the ones before it took again,
+    /// when this call did.
+    pub(super) fn climb_start(&self) -> Option<&ClimbStart> {
+        self.climb_start.as_ref()
     }
 
     /// The result, as written.

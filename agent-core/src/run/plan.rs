@@ -24,7 +24,8 @@ use super::grounding::has_letters;
 use super::head_work::worked_out_in;
 use super::planned::ShownCall;
 use super::reasons::{
-    either, fed_back_reason, line_numbers_reason, ungrounded_reason, worked_out_reason,
+    climb_reason, either, fed_back_reason, line_numbers_reason, ungrounded_reason,
+    worked_out_reason,
 };
 use super::runaway::note_runaway_argument;
 use super::{Phase, Run, State};
@@ -231,7 +232,10 @@ impl Run {
                 // threshold. A climb ends the work now (it goes on to the
                 // step limit otherwise), but not in the compute round.
                 looped |= !computing_only && fed_back == FedBack::Climb;
-                plans.push(skip(&fed_back_reason(last)));
+                plans.push(skip(&match fed_back {
+                    FedBack::Climb => climb_reason(last),
+                    FedBack::Into => fed_back_reason(last),
+                }));
             } else {
                 budget_left -= 1;
                 plans.push(if *count > 1 {

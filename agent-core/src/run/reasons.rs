@@ -226,6 +226,25 @@ pub(super) fn fed_back_reason(last: &LastComputed) -> String {
     )
 }
 
+/// Why a call that climbs (see [`FedBack::Climb`](super::fed_back::FedBack::Climb)) was not run: it names
+/// what the computation gave before the climb, the likeliest answer (the
+/// 0.5B model, its percentage right, divided it by the base again and
+/// again). A climb with no start on record reads as a call fed back.
+pub(super) fn climb_reason(last: &LastComputed) -> String {
+    let Some(start) = last.climb_start() else {
+        return fed_back_reason(last);
+    };
+    let result = shown(std::slice::from_ref(&start.result)).join("");
+    let first: String = start.written.chars().take(80).collect();
+    let latest: String = last.written().chars().take(80).collect();
+    format!(
+        "`{first}` gave {result}, and each call since has taken that same step again on the last result \
+         (`{latest}` gave {}), which answers nothing new. If {result} answers the question, give it as the \
+         final answer; if not, compute what the question asks from the numbers in the question and the results",
+        shown(&[last.result().to_string()]).join("")
+    )
+}
+
 /// Characters past which a written number is a runaway: a model stuck
 /// repeating a digit, not a value anyone wrote.
 const RUNAWAY_LENGTH: usize = 24;
