@@ -48,10 +48,18 @@ use crate::message::{Message, Role};
 use crate::numerals::{GROUP_SPACES, plain_numbers};
 use crate::script::is_spaced_letter;
 
-/// Constants a model may use without finding them in the conversation,
-/// by significant digits: days in a year, seconds in an hour and a day,
-/// minutes in a day, hours in a week, bytes in a kibibyte.
-const KNOWN_CONSTANTS: &[&str] = &["365", "366", "36", "864", "144", "168", "1024"];
+/// Constants a model may use without finding them in the conversation:
+/// days in a year, seconds in an hour and a day, minutes in a day, hours
+/// in a week, bytes in a kibibyte. By value, not by significant digits:
+/// the hour's `3600` as digits let a made-up `Python 3.6` pass (the 0.5B
+/// model's answer, where the file said 3.11).
+const KNOWN_CONSTANTS: &[f64] = &[365.0, 366.0, 3600.0, 86400.0, 1440.0, 168.0, 1024.0];
+
+/// Whether `written` is one of [`KNOWN_CONSTANTS`].
+fn is_known_constant(written: &str) -> bool {
+    let value = magnitude(written);
+    KNOWN_CONSTANTS.iter().any(|c| (value - c).abs() < 1e-9)
+}
 
 /// What a run has learned of the numbers in its conversation.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -550,7 +558,7 @@ fn is_grounded(written: &str, digits: &str, known: &Grounding, rule: Rule) -> bo
         Rule::Strict => false,
     };
     if rule != Rule::Strict
-        && (small || KNOWN_CONSTANTS.contains(&digits) || known.knows_percent_factor(written))
+        && (small || is_known_constant(written) || known.knows_percent_factor(written))
     {
         return true;
     }

@@ -578,3 +578,17 @@ fn numbers_seen_only_as_line_numbers_are_no_values() {
             .is_empty()
     );
 }
+
+#[test]
+fn constants_are_known_at_their_own_value_only() {
+    let g = grounding(&["- Python 3.11\n- PostgreSQL 15"]);
+    // The digits of an hour's seconds, at another scale, are a guess.
+    assert_eq!(g.ungrounded_in("Python 3.6"), ["3.6"]);
+    assert_eq!(g.ungrounded_in("36 hours"), ["36"]);
+    assert_eq!(g.ungrounded_in("8.64"), ["8.64"]);
+    assert!(g.ungrounded_in("3600 seconds, 86,400 a day").is_empty());
+    assert!(
+        g.ungrounded_in("1,440 minutes, 365 days, 168 hours")
+            .is_empty()
+    );
+}
