@@ -358,6 +358,26 @@ impl Grounding {
         seen.is_empty() || seen.keys().any(|known| (scale - known).abs() != 1)
     }
 
+    /// When the call `key` was sent back for numbers that are each a
+    /// known one with a zero dropped or added, and nothing since has
+    /// given them: each with the known number it copies (see
+    /// [`miscopied`](Self::miscopied)); otherwise none.
+    pub(super) fn slips_sent_back(&self, key: &str) -> Vec<(String, String)> {
+        let Some(numbers) = self.warned_numbers.get(key).filter(|n| !n.is_empty()) else {
+            return Vec::new();
+        };
+        numbers
+            .iter()
+            .map(|written| {
+                if is_grounded_written(written, self, Rule::Rechecked) {
+                    return None;
+                }
+                Some((written.clone(), self.miscopied(written)?.to_string()))
+            })
+            .collect::<Option<Vec<_>>>()
+            .unwrap_or_default()
+    }
+
     /// The known number that `written` copies with a zero dropped or
     /// added (`124,000,000` for `12400000`), as the conversation wrote it.
     /// A number of one significant digit copies nothing: `100` and `10`

@@ -73,7 +73,7 @@ fn rewritten_argument(arguments: &Value, numbers: &[(String, String)]) -> Option
 
 /// Where `written` stands in `text` as a whole number: not a part of a
 /// longer number.
-fn whole_number_at(text: &str, written: &str) -> Option<usize> {
+pub(super) fn whole_number_at(text: &str, written: &str) -> Option<usize> {
     text.match_indices(written).map(|(at, _)| at).find(|&at| {
         let before = text[..at].chars().next_back();
         let mut after = text[at + written.len()..].chars();

@@ -20,6 +20,7 @@ mod grounding;
 mod gutter;
 mod head_work;
 mod machine;
+mod miscopy;
 mod named;
 mod persist;
 mod plan;

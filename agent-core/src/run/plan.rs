@@ -22,6 +22,7 @@ use super::answer::AnswerCompute;
 use super::fed_back::{FedBack, LastComputed};
 use super::grounding::has_letters;
 use super::head_work::worked_out_in;
+use super::miscopy::{corrected_arguments, correction_note};
 use super::planned::ShownCall;
 use super::reasons::{
     climb_reason, either, fed_back_reason, line_numbers_reason, ungrounded_reason,
@@ -37,6 +38,11 @@ pub(super) enum CallPlan {
     Run,
     /// Runs, and its observation notes it repeats an earlier call.
     Repeat,
+    /// Runs with a number the model slipped corrected (see `miscopy`);
+    /// its observation ends with this note.
+    Corrected {
+        note: String,
+    },
     /// Not run; this text is its observation.
     Skip {
         reason: String,
@@ -51,7 +57,10 @@ pub(super) enum CallPlan {
 impl CallPlan {
     /// Whether the call goes to the toolbox.
     pub(super) fn runs(&self) -> bool {
-        matches!(self, CallPlan::Run | CallPlan::Repeat)
+        matches!(
+            self,
+            CallPlan::Run | CallPlan::Repeat | CallPlan::Corrected { .. }
+        )
     }
 }
 
@@ -132,7 +141,9 @@ impl Run {
         let mut repeated_result = false;
         // The compute round of an answer turn runs computing tools only.
         let computing_only = matches!(state.answer_compute, AnswerCompute::Offered { .. });
-        for call in calls.iter() {
+        // Calls that run with a slipped number corrected (see `miscopy`).
+        let mut corrected: Vec<(usize, ToolCall)> = Vec::new();
+        for (index, call) in calls.iter().enumerate() {
             if computing_only && !state.grounded_tools.contains(&call.name) {
                 plans.push(skip(&format!(
                     "no more lookups are possible; only {} can be called now",
@@ -145,8 +156,14 @@ impl Run {
                 continue;
             }
             let key = canonical_call_key(&call.name, &call.arguments);
+            let mut correction = None;
             if grounding && state.grounded_tools.contains(&call.name) {
                 let again = state.grounding.was_sent_back(&key);
+                let slips = if again {
+                    state.grounding.slips_sent_back(&key)
+                } else {
+                    Vec::new()
+                };
                 let can_look_up = !finding_tools(state).is_empty();
                 let missing = state.grounding.check(&key, &call.arguments, can_look_up);
                 if !missing.is_empty() {
@@ -189,6 +206,10 @@ impl Run {
                     };
                     plans.push(skip(&reason));
                     continue;
+                }
+                if !slips.is_empty() {
+                    correction = corrected_arguments(&call.arguments, &slips)
+                        .map(|arguments| (arguments, correction_note(&slips)));
                 }
             }
             let just_answered = state
@@ -236,6 +257,12 @@ impl Run {
                     FedBack::Climb => climb_reason(last),
                     FedBack::Into => fed_back_reason(last),
                 }));
+            } else if let Some((arguments, note)) = correction {
+                budget_left -= 1;
+                let mut call = call.clone();
+                call.arguments = arguments;
+                corrected.push((index, call));
+                plans.push(CallPlan::Corrected { note });
             } else {
                 budget_left -= 1;
                 plans.push(if *count > 1 {
@@ -264,6 +291,17 @@ impl Run {
             };
             return;
         }
+        let calls = if corrected.is_empty() {
+            calls
+        } else {
+            let mut calls = calls.to_vec();
+            for (index, call) in corrected {
+                if let Some(slot) = calls.get_mut(index) {
+                    *slot = call;
+                }
+            }
+            calls.into()
+        };
         self.state.phase = Phase::AwaitingTools { calls, plans };
     }
 
@@ -302,7 +340,7 @@ impl Run {
                     error: None,
                     no_results: false,
                 }),
-                CallPlan::Run | CallPlan::Repeat => {
+                CallPlan::Run | CallPlan::Repeat | CallPlan::Corrected { .. } => {
                     let Some(mut observation) = executed.next() else {
                         continue;
                     };
@@ -350,6 +388,9 @@ impl Run {
                         .then(|| self.set_aside_after_failed_repeat(&call.name))
                         .flatten()
                         .or(streak_note);
+                    if let CallPlan::Corrected { note } = plan {
+                        observation.content.push_str(note);
+                    }
                     if let Some(note) = aside_note {
                         observation.content.push_str(&note);
                     } else if *plan == CallPlan::Repeat && !observation.found_something() {

@@ -313,7 +313,7 @@ fn miscopy_reason(miscopied: &[(String, String)]) -> String {
 
 /// A number as a calculator reads it: no thousands separators, and a
 /// scale word multiplied out (`3.8 million` is `3800000`).
-fn plain_number(written: &str) -> String {
+pub(super) fn plain_number(written: &str) -> String {
     let value = magnitude(written);
     if value.is_finite() && value.fract() == 0.0 && value < 1e15 {
         format!("{value:.0}")

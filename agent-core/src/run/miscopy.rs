@@ -1,0 +1,128 @@
+//! A computing call sent back because a number in it is a known one with
+//! a zero dropped or added (`1400000` where the results say `14,000,000`),
+//! and made again unchanged: it runs with the number the results hold in
+//! place of the slip, and its observation says so. The message that sent
+//! it back named the exact number to send; a small model that makes the
+//! same call again has not read it (the 0.5B model summed four
+//! populations with `1400000` twice), and the slip run as written makes
+//! every later step wrong. Any other number sent back and made again
+//! still runs as written: the model may know what the results do not.
+
+use serde_json::{Number, Value};
+
+use super::grounding::magnitude;
+use super::head_work::whole_number_at;
+use super::reasons::plain_number;
+
+/// `arguments` with each number `written` (as the call wrote it, in a
+/// text argument or as a JSON number) replaced by its known form, written
+/// as a calculator reads it; `None` unless every one was found.
+pub(super) fn corrected_arguments(arguments: &Value, slips: &[(String, String)]) -> Option<Value> {
+    let mut corrected = arguments.clone();
+    for (written, known) in slips {
+        let plain = plain_number(known);
+        if !replace_number(&mut corrected, written, &plain) {
+            return None;
+        }
+    }
+    Some(corrected)
+}
+
+/// The note an observation of a corrected call ends with.
+pub(super) fn correction_note(slips: &[(String, String)]) -> String {
+    let each: Vec<String> = slips
+        .iter()
+        .map(|(written, known)| format!("{} in place of {written}", plain_number(known)))
+        .collect();
+    let known: Vec<&str> = slips.iter().map(|(_, known)| known.as_str()).collect();
+    format!(
+        "\n(Note: this call ran with {}, the number{} the results give ({}).)",
+        each.join(" and "),
+        if slips.len() == 1 { "" } else { "s" },
+        known.join(", ")
+    )
+}
+
+/// Replaces every whole `written` in the text values of `value`, and
+/// every JSON number of the same value, with `plain`; whether any was.
+fn replace_number(value: &mut Value, written: &str, plain: &str) -> bool {
+    match value {
+        Value::String(text) => {
+            let mut replaced = false;
+            let mut from = 0;
+            while let Some(at) = text
+                .get(from..)
+                .and_then(|rest| whole_number_at(rest, written))
+            {
+                let at = from + at;
+                text.replace_range(at..at + written.len(), plain);
+                from = at + plain.len();
+                replaced = true;
+            }
+            replaced
+        }
+        Value::Number(number) => {
+            let same = number
+                .as_f64()
+                .is_some_and(|v| (v - magnitude(written)).abs() < f64::EPSILON * v.abs().max(1.0));
+            let with = plain
+                .parse::<u64>()
+                .map(Number::from)
+                .ok()
+                .or_else(|| plain.parse::<f64>().ok().and_then(Number::from_f64));
+            match (same, with) {
+                (true, Some(with)) => {
+                    *number = with;
+                    true
+                }
+                _ => false,
+            }
+        }
+        Value::Array(items) => items.iter_mut().fold(false, |any, item| {
+            replace_number(item, written, plain) | any
+        }),
+        Value::Object(map) => map.values_mut().fold(false, |any, item| {
+            replace_number(item, written, plain) | any
+        }),
+        Value::Bool(_) | Value::Null => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn slip() -> Vec<(String, String)> {
+        vec![("1400000".to_string(), "14,000,000".to_string())]
+    }
+
+    #[test]
+    fn a_slipped_number_is_replaced_in_an_expression_wherever_it_stands_whole() {
+        let arguments = json!({ "expression": "(3800000 + 1400000 + 2100000) / 3 + 1400000" });
+        assert_eq!(
+            corrected_arguments(&arguments, &slip()),
+            Some(json!({ "expression": "(3800000 + 14000000 + 2100000) / 3 + 14000000" }))
+        );
+        // Inside a longer number it is no slip.
+        let longer = json!({ "expression": "21400000 + 5" });
+        assert_eq!(corrected_arguments(&longer, &slip()), None);
+    }
+
+    #[test]
+    fn a_slipped_json_number_is_replaced() {
+        let arguments = json!({ "terms": [3800000, 1400000], "round": 2 });
+        assert_eq!(
+            corrected_arguments(&arguments, &slip()),
+            Some(json!({ "terms": [3800000, 14000000], "round": 2 }))
+        );
+    }
+
+    #[test]
+    fn the_note_names_each_number_run_and_what_the_results_say() {
+        assert_eq!(
+            correction_note(&slip()),
+            "\n(Note: this call ran with 14000000 in place of 1400000, the number the results give (14,000,000).)"
+        );
+    }
+}

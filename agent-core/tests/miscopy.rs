@@ -1,0 +1,51 @@
+//! A computing call sent back for a number with a zero dropped, and made
+//! again unchanged, runs with the number the conversation holds, and its
+//! observation says so; any other number sent back and made again runs
+//! as written.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use agent_core::testing::ScriptedModel;
+use agent_core::{Budget, StopReason};
+use common::{grounded_agent, tool_answers};
+use serde_json::json;
+
+const TASK: &str = "Tokyo has 14,000,000 people and Berlin 3,800,000. How many together?";
+
+#[tokio::test]
+async fn a_slipped_zero_made_again_runs_with_the_number_the_conversation_holds() {
+    let slipped = json!({"a": 1400000, "b": 3800000});
+    let model = ScriptedModel::new()
+        .call("1", "add", slipped.clone())
+        .call("2", "add", slipped)
+        .text("17800000");
+    let (agent, _tools) = grounded_agent(model, Budget::default());
+    let outcome = agent.run(TASK).await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert_eq!(outcome.answer.as_deref(), Some("17800000"));
+    let answers: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
+    assert!(
+        answers[0].contains("1400000 has one zero too few: the results say 14,000,000"),
+        "{answers:?}"
+    );
+    assert_eq!(
+        answers[1],
+        "17800000\n(Note: this call ran with 14000000 in place of 1400000, the number the results give (14,000,000).)"
+    );
+}
+
+#[tokio::test]
+async fn another_number_sent_back_and_made_again_runs_as_written() {
+    let guessed = json!({"a": 2500000, "b": 3800000});
+    let model = ScriptedModel::new()
+        .call("1", "add", guessed.clone())
+        .call("2", "add", guessed)
+        .text("6300000");
+    let (agent, _tools) = grounded_agent(model, Budget::default());
+    let outcome = agent.run(TASK).await;
+    let answers: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
+    assert!(answers[0].starts_with("Error (not run)"), "{answers:?}");
+    assert_eq!(answers[1], "6300000");
+}
