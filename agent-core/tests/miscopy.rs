@@ -32,8 +32,29 @@ async fn a_slipped_zero_made_again_runs_with_the_number_the_conversation_holds()
     );
     assert_eq!(
         answers[1],
-        "17800000\n(Note: this call ran with 14000000 in place of 1400000, the number the results give (14,000,000).)"
+        "17800000\n(Note: this call ran with 14000000 in place of 1400000, the number written above as 14,000,000.)"
     );
+}
+
+#[tokio::test]
+async fn the_slipped_call_made_once_more_is_a_repeat_of_the_corrected_one() {
+    let slipped = json!({"a": 1400000, "b": 3800000});
+    let model = ScriptedModel::new()
+        .call("1", "add", slipped.clone())
+        .call("2", "add", slipped.clone())
+        .call("3", "add", slipped)
+        .text("17800000");
+    let (agent, tools) = grounded_agent(model, Budget::default());
+    let outcome = agent.run(TASK).await;
+    // Run once, corrected; the third time it is answered with that result.
+    assert_eq!(
+        tools.probe.calls.load(std::sync::atomic::Ordering::SeqCst),
+        1
+    );
+    assert_eq!(outcome.stop_reason, StopReason::RepeatedCall);
+    let answers: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
+    assert!(answers[2].starts_with("17800000"), "{answers:?}");
+    assert_eq!(outcome.answer.as_deref(), Some("17800000"));
 }
 
 #[tokio::test]

@@ -17,7 +17,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::grounding::{magnitude, numbers_with_text};
+use super::grounding::{magnitude, numbers_with_text, same};
 use crate::message::ToolCall;
 use crate::tool::Observation;
 
@@ -228,12 +228,6 @@ fn numbers(value: &Value) -> Vec<f64> {
 fn value_of(written: &str) -> Option<f64> {
     Some(magnitude(written)).filter(|v| v.is_finite())
 }
-
-/// Whether two values are the same number, up to float noise.
-fn same(a: f64, b: f64) -> bool {
-    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
-}
-
 /// The string values in `value`, trimmed, at any depth.
 fn string_values(value: &Value, out: &mut Vec<String>) {
     match value {

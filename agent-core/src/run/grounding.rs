@@ -58,7 +58,13 @@ const KNOWN_CONSTANTS: &[f64] = &[365.0, 366.0, 3600.0, 86400.0, 1440.0, 168.0, 
 /// Whether `written` is one of [`KNOWN_CONSTANTS`].
 fn is_known_constant(written: &str) -> bool {
     let value = magnitude(written);
-    KNOWN_CONSTANTS.iter().any(|c| (value - c).abs() < 1e-9)
+    KNOWN_CONSTANTS.iter().any(|c| same(value, *c))
+}
+
+/// Whether two values are the same number, up to the rounding of their
+/// last digits; a value too large to read is no number.
+pub(super) fn same(a: f64, b: f64) -> bool {
+    a.is_finite() && b.is_finite() && (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
 }
 
 /// What a run has learned of the numbers in its conversation.
@@ -91,6 +97,10 @@ pub(super) struct Grounding {
     /// For the calls of `warned_at`: the numbers they were sent back for.
     #[serde(default)]
     warned_numbers: BTreeMap<String, Vec<String>>,
+    /// For the calls of `warned` sent back for slips alone: each slip,
+    /// with the known number the message named in its place.
+    #[serde(default)]
+    slips: BTreeMap<String, Vec<(String, String)>>,
     /// An answer was already sent back once for its numbers.
     #[serde(default)]
     answer_warned: bool,
@@ -358,24 +368,31 @@ impl Grounding {
         seen.is_empty() || seen.keys().any(|known| (scale - known).abs() != 1)
     }
 
-    /// When the call `key` was sent back for numbers that are each a
-    /// known one with a zero dropped or added, and nothing since has
-    /// given them: each with the known number it copies (see
-    /// [`miscopied`](Self::miscopied)); otherwise none.
-    pub(super) fn slips_sent_back(&self, key: &str) -> Vec<(String, String)> {
-        let Some(numbers) = self.warned_numbers.get(key).filter(|n| !n.is_empty()) else {
-            return Vec::new();
-        };
-        numbers
-            .iter()
-            .map(|written| {
-                if is_grounded_written(written, self, Rule::Rechecked) {
-                    return None;
-                }
-                Some((written.clone(), self.miscopied(written)?.to_string()))
-            })
-            .collect::<Option<Vec<_>>>()
-            .unwrap_or_default()
+    /// Remembers that the call `key` was sent back naming, for each of
+    /// its `slips` (numbers written with a zero dropped or added), the
+    /// known number to send instead; no slips forgets any it had.
+    pub(super) fn remember_slips(&mut self, key: &str, slips: Vec<(String, String)>) {
+        if slips.is_empty() {
+            self.slips.remove(key);
+        } else {
+            self.slips.insert(key.to_string(), slips);
+        }
+    }
+
+    /// The slips the call `key` was sent back for, each with the number
+    /// named in its place (see [`remember_slips`](Self::remember_slips)),
+    /// while none of them has been given since; otherwise none.
+    pub(super) fn slips_sent_back(&self, key: &str) -> &[(String, String)] {
+        match self.slips.get(key) {
+            Some(slips)
+                if slips
+                    .iter()
+                    .all(|(written, _)| !is_grounded_written(written, self, Rule::Rechecked)) =>
+            {
+                slips
+            }
+            _ => &[],
+        }
     }
 
     /// The known number that `written` copies with a zero dropped or
@@ -652,9 +669,7 @@ pub(super) fn magnitude(written: &str) -> f64 {
     let chars: Vec<char> = written.chars().collect();
     let end = chars
         .iter()
-        .position(|c| {
-            !(c.is_ascii_digit() || matches!(c, '.' | ',' | '_' | ' ' | '\u{a0}' | '\u{202f}'))
-        })
+        .position(|c| !(c.is_ascii_digit() || *c == '.' || SEPARATORS.contains(c)))
         .unwrap_or(chars.len());
     let plain: String = chars[..end]
         .iter()

@@ -11,7 +11,7 @@ use crate::tool::{Observation, ToolErrorKind};
 use crate::transport::{Decision, Turn};
 
 use super::answer::AnswerCompute;
-use super::plan::skip;
+use super::plan::{CallPlan, skip};
 use super::window::json_len;
 use super::{Phase, PromptAnchor, Run, RunError, Step};
 
@@ -38,18 +38,17 @@ impl Run {
                 let (answer_only, compute) = (answer_turn.is_some(), *compute);
                 Ok(Step::CallModel(self.build_request(answer_only, compute)))
             }
-            Phase::AwaitingTools { calls, plans } => {
-                Ok(Step::CallTools(if plans.iter().any(|plan| !plan.runs()) {
+            Phase::AwaitingTools { calls, plans } => Ok(Step::CallTools(
+                if plans.iter().all(CallPlan::runs_as_written) {
+                    Arc::clone(calls)
+                } else {
                     calls
                         .iter()
                         .zip(plans)
-                        .filter(|(_, plan)| plan.runs())
-                        .map(|(call, _)| call.clone())
+                        .filter_map(|(call, plan)| plan.to_run(call))
                         .collect()
-                } else {
-                    Arc::clone(calls)
-                }))
-            }
+                },
+            )),
             Phase::Limit { reason } => {
                 let reason = reason.clone();
                 Ok(self.reach_limit(reason))

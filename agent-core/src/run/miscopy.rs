@@ -10,14 +10,18 @@
 
 use serde_json::{Number, Value};
 
-use super::grounding::magnitude;
+use super::grounding::{magnitude, same};
 use super::head_work::whole_number_at;
-use super::reasons::plain_number;
+use super::reasons::{in_place_of, plain_number};
 
 /// `arguments` with each number `written` (as the call wrote it, in a
 /// text argument or as a JSON number) replaced by its known form, written
-/// as a calculator reads it; `None` unless every one was found.
+/// as a calculator reads it; `None` when there are no slips, or unless
+/// every one was found.
 pub(super) fn corrected_arguments(arguments: &Value, slips: &[(String, String)]) -> Option<Value> {
+    if slips.is_empty() {
+        return None;
+    }
     let mut corrected = arguments.clone();
     for (written, known) in slips {
         let plain = plain_number(known);
@@ -32,14 +36,18 @@ pub(super) fn corrected_arguments(arguments: &Value, slips: &[(String, String)])
 pub(super) fn correction_note(slips: &[(String, String)]) -> String {
     let each: Vec<String> = slips
         .iter()
-        .map(|(written, known)| format!("{} in place of {written}", plain_number(known)))
+        .map(|(written, known)| in_place_of(written, known))
         .collect();
     let known: Vec<&str> = slips.iter().map(|(_, known)| known.as_str()).collect();
+    let numbers = if slips.len() == 1 {
+        "the number"
+    } else {
+        "the numbers"
+    };
     format!(
-        "\n(Note: this call ran with {}, the number{} the results give ({}).)",
+        "\n(Note: this call ran with {}, {numbers} written above as {}.)",
         each.join(" and "),
-        if slips.len() == 1 { "" } else { "s" },
-        known.join(", ")
+        known.join(" and ")
     )
 }
 
@@ -62,20 +70,29 @@ fn replace_number(value: &mut Value, written: &str, plain: &str) -> bool {
             replaced
         }
         Value::Number(number) => {
-            let same = number
+            // A slip is read without its sign (see `magnitude`); the
+            // number keeps its own.
+            let Some(value) = number
                 .as_f64()
-                .is_some_and(|v| (v - magnitude(written)).abs() < f64::EPSILON * v.abs().max(1.0));
-            let with = plain
-                .parse::<u64>()
-                .map(Number::from)
-                .ok()
-                .or_else(|| plain.parse::<f64>().ok().and_then(Number::from_f64));
-            match (same, with) {
-                (true, Some(with)) => {
+                .filter(|v| same(v.abs(), magnitude(written)))
+            else {
+                return false;
+            };
+            let negative = value < 0.0;
+            let with = match plain.parse::<u64>() {
+                Ok(whole) if !negative => Some(Number::from(whole)),
+                Ok(whole) => i64::try_from(whole).ok().map(|w| Number::from(-w)),
+                Err(_) => plain
+                    .parse::<f64>()
+                    .ok()
+                    .and_then(|v| Number::from_f64(if negative { -v } else { v })),
+            };
+            match with {
+                Some(with) => {
                     *number = with;
                     true
                 }
-                _ => false,
+                None => false,
             }
         }
         Value::Array(items) => items.iter_mut().fold(false, |any, item| {
@@ -107,14 +124,15 @@ mod tests {
         // Inside a longer number it is no slip.
         let longer = json!({ "expression": "21400000 + 5" });
         assert_eq!(corrected_arguments(&longer, &slip()), None);
+        assert_eq!(corrected_arguments(&arguments, &[]), None);
     }
 
     #[test]
-    fn a_slipped_json_number_is_replaced() {
-        let arguments = json!({ "terms": [3800000, 1400000], "round": 2 });
+    fn a_slipped_json_number_is_replaced_and_keeps_its_sign() {
+        let arguments = json!({ "terms": [3800000, 1400000, -1400000], "round": 2 });
         assert_eq!(
             corrected_arguments(&arguments, &slip()),
-            Some(json!({ "terms": [3800000, 14000000], "round": 2 }))
+            Some(json!({ "terms": [3800000, 14000000, -14000000], "round": 2 }))
         );
     }
 
@@ -122,7 +140,7 @@ mod tests {
     fn the_note_names_each_number_run_and_what_the_results_say() {
         assert_eq!(
             correction_note(&slip()),
-            "\n(Note: this call ran with 14000000 in place of 1400000, the number the results give (14,000,000).)"
+            "\n(Note: this call ran with 14000000 in place of 1400000, the number written above as 14,000,000.)"
         );
     }
 }

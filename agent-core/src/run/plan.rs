@@ -25,7 +25,7 @@ use super::head_work::worked_out_in;
 use super::miscopy::{corrected_arguments, correction_note};
 use super::planned::ShownCall;
 use super::reasons::{
-    climb_reason, either, fed_back_reason, line_numbers_reason, ungrounded_reason,
+    MISCOPIES_NAMED, climb_reason, either, fed_back_reason, line_numbers_reason, ungrounded_reason,
     worked_out_reason,
 };
 use super::runaway::note_runaway_argument;
@@ -38,10 +38,13 @@ pub(super) enum CallPlan {
     Run,
     /// Runs, and its observation notes it repeats an earlier call.
     Repeat,
-    /// Runs with a number the model slipped corrected (see `miscopy`);
-    /// its observation ends with this note.
+    /// Runs with `arguments`, the model's with the numbers it slipped
+    /// corrected (see `miscopy`); its observation ends with `note`, and
+    /// notes it repeats an earlier call when it does (`repeat`).
     Corrected {
+        arguments: Value,
         note: String,
+        repeat: bool,
     },
     /// Not run; this text is its observation.
     Skip {
@@ -55,6 +58,32 @@ pub(super) enum CallPlan {
 }
 
 impl CallPlan {
+    /// The call that goes to the toolbox for the model's `call`, if any.
+    pub(super) fn to_run(&self, call: &ToolCall) -> Option<ToolCall> {
+        match self {
+            CallPlan::Run | CallPlan::Repeat => Some(call.clone()),
+            CallPlan::Corrected { arguments, .. } => {
+                let mut corrected = call.clone();
+                corrected.arguments = arguments.clone();
+                Some(corrected)
+            }
+            CallPlan::Skip { .. } | CallPlan::Answered { .. } => None,
+        }
+    }
+
+    /// Whether the call runs and repeats an earlier call.
+    fn is_repeat(&self) -> bool {
+        matches!(
+            self,
+            CallPlan::Repeat | CallPlan::Corrected { repeat: true, .. }
+        )
+    }
+
+    /// Whether the call goes to the toolbox as the model wrote it.
+    pub(super) fn runs_as_written(&self) -> bool {
+        matches!(self, CallPlan::Run | CallPlan::Repeat)
+    }
+
     /// Whether the call goes to the toolbox.
     pub(super) fn runs(&self) -> bool {
         matches!(
@@ -67,6 +96,71 @@ impl CallPlan {
 pub(super) fn skip(reason: &str) -> CallPlan {
     CallPlan::Skip {
         reason: reason.to_string(),
+    }
+}
+
+/// Why a computing call is sent back for its `missing` numbers (see
+/// `Grounding::check`; `again` when it was sent back before). A call
+/// whose numbers are all slips of known ones is told the numbers to send,
+/// which are remembered for when it comes again unchanged (see
+/// `miscopy`); numbers the turn worked out in words go back into the call
+/// as the arithmetic that gave them, a slip named first.
+fn sent_back_reason(
+    state: &mut State,
+    call: &ToolCall,
+    key: &str,
+    missing: &[String],
+    computing_only: bool,
+    again: bool,
+) -> String {
+    let miscopied: Vec<(String, String)> = missing
+        .iter()
+        .filter_map(|written| {
+            let known = state.grounding.miscopied(written)?;
+            Some((written.clone(), known.to_string()))
+        })
+        .collect();
+    let all_slips = !miscopied.is_empty()
+        && miscopied.len() == missing.len()
+        && miscopied.len() <= MISCOPIES_NAMED
+        && !state.grounding.only_line_numbers(missing)
+        && !miscopied.iter().any(|(_, known)| {
+            state
+                .grounding
+                .only_line_numbers(std::slice::from_ref(known))
+        });
+    // The message names the number to send for each slip; a call sent
+    // back for anything else has no slips to correct when it comes again.
+    let slips = if all_slips {
+        miscopied.clone()
+    } else {
+        Vec::new()
+    };
+    state.grounding.remember_slips(key, slips);
+    // The compute round refuses lookups: none is suggested.
+    let find_with = if computing_only {
+        Vec::new()
+    } else {
+        finding_tools(state)
+    };
+    let turn_text = state.transcript.last().map_or("", |m| m.content.as_str());
+    let worked = (miscopied.len() < missing.len())
+        .then(|| worked_out_in(turn_text, missing, &call.arguments))
+        .flatten();
+    match worked {
+        Some(worked) => {
+            if let Some(text) = &worked.rewritten {
+                state.planned.show_call(ShownCall {
+                    tool: call.name.clone(),
+                    text: text.clone(),
+                });
+            }
+            worked_out_reason(&worked, &call.name)
+        }
+        None if state.grounding.only_line_numbers(missing) => {
+            line_numbers_reason(missing, &find_with)
+        }
+        None => ungrounded_reason(missing, &find_with, &miscopied, again),
     }
 }
 
@@ -141,9 +235,7 @@ impl Run {
         let mut repeated_result = false;
         // The compute round of an answer turn runs computing tools only.
         let computing_only = matches!(state.answer_compute, AnswerCompute::Offered { .. });
-        // Calls that run with a slipped number corrected (see `miscopy`).
-        let mut corrected: Vec<(usize, ToolCall)> = Vec::new();
-        for (index, call) in calls.iter().enumerate() {
+        for call in calls.iter() {
             if computing_only && !state.grounded_tools.contains(&call.name) {
                 plans.push(skip(&format!(
                     "no more lookups are possible; only {} can be called now",
@@ -159,58 +251,26 @@ impl Run {
             let mut correction = None;
             if grounding && state.grounded_tools.contains(&call.name) {
                 let again = state.grounding.was_sent_back(&key);
-                let slips = if again {
-                    state.grounding.slips_sent_back(&key)
-                } else {
-                    Vec::new()
-                };
+                // Read before `check`, which forgets what a call was sent
+                // back for when it sends it back again.
+                let slips = state.grounding.slips_sent_back(&key).to_vec();
                 let can_look_up = !finding_tools(state).is_empty();
                 let missing = state.grounding.check(&key, &call.arguments, can_look_up);
                 if !missing.is_empty() {
                     // Sent back before it counts as a call: the same call
                     // again is its first run, not a repeat.
-                    // The compute round refuses lookups: none is suggested.
-                    let find_with = if computing_only {
-                        Vec::new()
-                    } else {
-                        finding_tools(state)
-                    };
-                    let miscopied: Vec<(String, String)> = missing
-                        .iter()
-                        .filter_map(|written| {
-                            let known = state.grounding.miscopied(written)?;
-                            Some((written.clone(), known.to_string()))
-                        })
-                        .collect();
-                    // Numbers the turn worked out in words go back into
-                    // the call as the arithmetic that gave them; a miscopy
-                    // is named first.
-                    let turn_text = state.transcript.last().map_or("", |m| m.content.as_str());
-                    let worked = (miscopied.len() < missing.len())
-                        .then(|| worked_out_in(turn_text, &missing, &call.arguments))
-                        .flatten();
-                    let reason = match worked {
-                        Some(worked) => {
-                            if let Some(text) = &worked.rewritten {
-                                state.planned.show_call(ShownCall {
-                                    tool: call.name.clone(),
-                                    text: text.clone(),
-                                });
-                            }
-                            worked_out_reason(&worked, &call.name)
-                        }
-                        None if state.grounding.only_line_numbers(&missing) => {
-                            line_numbers_reason(&missing, &find_with)
-                        }
-                        None => ungrounded_reason(&missing, &find_with, &miscopied, again),
-                    };
+                    let reason =
+                        sent_back_reason(state, call, &key, &missing, computing_only, again);
                     plans.push(skip(&reason));
                     continue;
                 }
-                if !slips.is_empty() {
-                    correction = corrected_arguments(&call.arguments, &slips)
-                        .map(|arguments| (arguments, correction_note(&slips)));
-                }
+                correction = corrected_arguments(&call.arguments, &slips).map(|arguments| {
+                    CallPlan::Corrected {
+                        arguments,
+                        note: correction_note(&slips),
+                        repeat: false,
+                    }
+                });
             }
             let just_answered = state
                 .budget
@@ -257,12 +317,16 @@ impl Run {
                     FedBack::Climb => climb_reason(last),
                     FedBack::Into => fed_back_reason(last),
                 }));
-            } else if let Some((arguments, note)) = correction {
+            } else if let Some(CallPlan::Corrected {
+                arguments, note, ..
+            }) = correction
+            {
                 budget_left -= 1;
-                let mut call = call.clone();
-                call.arguments = arguments;
-                corrected.push((index, call));
-                plans.push(CallPlan::Corrected { note });
+                plans.push(CallPlan::Corrected {
+                    arguments,
+                    note,
+                    repeat: *count > 1,
+                });
             } else {
                 budget_left -= 1;
                 plans.push(if *count > 1 {
@@ -291,17 +355,6 @@ impl Run {
             };
             return;
         }
-        let calls = if corrected.is_empty() {
-            calls
-        } else {
-            let mut calls = calls.to_vec();
-            for (index, call) in corrected {
-                if let Some(slot) = calls.get_mut(index) {
-                    *slot = call;
-                }
-            }
-            calls.into()
-        };
         self.state.phase = Phase::AwaitingTools { calls, plans };
     }
 
@@ -370,8 +423,9 @@ impl Run {
                         // Another tool's result ends a run of computing calls.
                         let computing = self.state.grounded_tools.contains(&call.name);
                         let before = self.state.progress.last_computed.take();
+                        let ran = plan.to_run(call);
                         self.state.progress.last_computed = computing
-                            .then(|| LastComputed::of(call, &observation))
+                            .then(|| LastComputed::of(ran.as_ref().unwrap_or(call), &observation))
                             .flatten()
                             .map(|last| last.after(before.as_ref()));
                     }
@@ -382,24 +436,24 @@ impl Run {
                         self.hint_lookup_before_computing(&call.arguments, &mut observation);
                     }
                     let seen = self.count_result(&observation);
-                    let failed_repeat = *plan == CallPlan::Repeat && observation.error.is_some();
+                    let failed_repeat = plan.is_repeat() && observation.error.is_some();
                     let streak_note = self.set_aside_after_failures(&call.name, observation.error);
                     let aside_note = failed_repeat
                         .then(|| self.set_aside_after_failed_repeat(&call.name))
                         .flatten()
                         .or(streak_note);
-                    if let CallPlan::Corrected { note } = plan {
+                    if let CallPlan::Corrected { note, .. } = plan {
                         observation.content.push_str(note);
                     }
                     if let Some(note) = aside_note {
                         observation.content.push_str(&note);
-                    } else if *plan == CallPlan::Repeat && !observation.found_something() {
+                    } else if plan.is_repeat() && !observation.found_something() {
                         observation.content.push_str(
                             "\n(Note: you already made this exact call, and again it gave \
                              nothing to answer with. Make a different call: other arguments \
                              or another tool.)",
                         );
-                    } else if *plan == CallPlan::Repeat
+                    } else if plan.is_repeat()
                         && seen > 1
                         && self.state.budget.answer_on_repeat
                         && self.state.progress.last_round_found
@@ -411,7 +465,7 @@ impl Run {
                         // (After a failed round, going back to an earlier
                         // call is how it recovers.)
                         self.state.progress.repeated = true;
-                    } else if *plan == CallPlan::Repeat {
+                    } else if plan.is_repeat() {
                         observation.content.push_str(&format!(
                             "\n(Note: you already made this exact call and got this result. \
                              Do not call it again; if you have what you need, {}.)",

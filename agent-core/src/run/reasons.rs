@@ -287,12 +287,16 @@ pub(super) fn either(names: &[&str]) -> String {
     }
 }
 
+/// How many slips (numbers with a zero dropped or added) the message
+/// that sends a call back for them names.
+pub(super) const MISCOPIES_NAMED: usize = 4;
+
 /// The observation of a call whose every unknown number is a known one
 /// with a zero dropped or added: it names each and the number to send.
 fn miscopy_reason(miscopied: &[(String, String)]) -> String {
     let mut wrong = Vec::new();
     let mut right = Vec::new();
-    for (written, known) in miscopied.iter().take(4) {
+    for (written, known) in miscopied.iter().take(MISCOPIES_NAMED) {
         let smaller = scale_of(written) < scale_of(known);
         let integers = !written.contains('.') && !known.contains('.');
         let how = match (integers, smaller) {
@@ -302,13 +306,18 @@ fn miscopy_reason(miscopied: &[(String, String)]) -> String {
             (false, false) => "is ten times too large",
         };
         wrong.push(format!("{written} {how}: the results say {known}"));
-        right.push(format!("{} in place of {written}", plain_number(known)));
+        right.push(in_place_of(written, known));
     }
     format!(
         "{}. Make the call again with {}",
         wrong.join("; "),
         right.join(", and ")
     )
+}
+
+/// `known`, as a calculator reads it, "in place of" the slip `written`.
+pub(super) fn in_place_of(written: &str, known: &str) -> String {
+    format!("{} in place of {written}", plain_number(known))
 }
 
 /// A number as a calculator reads it: no thousands separators, and a
