@@ -423,9 +423,15 @@ impl Run {
                         // Another tool's result ends a run of computing calls.
                         let computing = self.state.grounded_tools.contains(&call.name);
                         let before = self.state.progress.last_computed.take();
-                        let ran = plan.to_run(call);
+                        // What ran: a corrected call's arguments, copied
+                        // only then (this runs for every result).
                         self.state.progress.last_computed = computing
-                            .then(|| LastComputed::of(ran.as_ref().unwrap_or(call), &observation))
+                            .then(|| match plan {
+                                CallPlan::Corrected { .. } => plan
+                                    .to_run(call)
+                                    .and_then(|ran| LastComputed::of(&ran, &observation)),
+                                _ => LastComputed::of(call, &observation),
+                            })
                             .flatten()
                             .map(|last| last.after(before.as_ref()));
                     }
