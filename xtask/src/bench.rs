@@ -3,6 +3,11 @@
 //! validation on). Prints µs/step for K = 1, 10, 50 (median, p10, p90),
 //! 10,000 × K5 runs in flight on a `current_thread` runtime against the same
 //! runs one by one, peak RSS, and one round of 8 parallel 100 ms tool calls.
+//!
+//! `cargo xtask bench --runs N [--transport text|native] [--k K]` instead
+//! makes exactly N checked runs and prints nothing else: a fixed amount of
+//! work to count instructions with `valgrind --tool=callgrind` (N runs minus
+//! fewer runs gives the cost of a run, free of the host's load).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
@@ -249,6 +254,65 @@ async fn parallel_round() -> Result<f64, String> {
         ));
     }
     Ok(wall)
+}
+
+/// A fixed number of checked runs of one workload, for instruction counts.
+pub(crate) struct FixedRuns {
+    /// How many runs.
+    pub(crate) runs: usize,
+    /// Which transport.
+    pub(crate) native: bool,
+    /// Tool calls per run.
+    pub(crate) k: usize,
+}
+
+impl FixedRuns {
+    /// Reads `--runs N [--transport text|native] [--k K]`; `None` without `--runs`.
+    pub(crate) fn from_args(args: &[String]) -> Result<Option<Self>, String> {
+        let value = |flag: &str| {
+            args.iter()
+                .position(|a| a == flag)
+                .map(|i| {
+                    args.get(i + 1)
+                        .map(String::as_str)
+                        .ok_or(format!("{flag} needs a value"))
+                })
+                .transpose()
+        };
+        let Some(runs) = value("--runs")? else {
+            return Ok(None);
+        };
+        let number = |flag: &str, text: &str| {
+            text.parse::<usize>()
+                .map_err(|_| format!("{flag} takes a whole number, not `{text}`"))
+        };
+        let native = match value("--transport")? {
+            None | Some("text") => false,
+            Some("native") => true,
+            Some(other) => return Err(format!("--transport takes text or native, not `{other}`")),
+        };
+        Ok(Some(Self {
+            runs: number("--runs", runs)?,
+            native,
+            k: value("--k")?.map_or(Ok(10), |k| number("--k", k))?,
+        }))
+    }
+
+    /// Makes the runs one after another.
+    pub(crate) fn run(&self) -> Result<(), String> {
+        let kind = if self.native {
+            Kind::Native
+        } else {
+            Kind::Text
+        };
+        runtime()?.block_on(async {
+            let w = workload(kind, self.k)?;
+            for _ in 0..self.runs {
+                w.run_checked().await?;
+            }
+            Ok(())
+        })
+    }
 }
 
 /// Runs every measurement and prints the table (and JSON lines with `json`).

@@ -2,7 +2,8 @@
 //!
 //! - `demo [--transport text|native] [--scene NAME]`: the offline demo
 //!   (`agent demo`: scripted scenes, no key, no server).
-//! - `bench [--json]`: the peer workload through the real agent (see `bench.rs`).
+//! - `bench [--json]`: the peer workload through the real agent (see `bench.rs`);
+//!   `bench --runs N [--transport T] [--k K]`: exactly N runs, for callgrind.
 //! - `live`: starts the local model server from `../shared/tools/local-llm`,
 //!   runs the live tests against it, then `agent run` with both transports.
 //! - `eval [--transport text|native|both] [--tasks FILE] [--jsonl OUT] …`:
@@ -50,7 +51,11 @@ fn main() -> ExitCode {
             cargo(&command, &[])
         }
         Some("live") => live(),
-        Some("bench") => match bench::run(args.iter().any(|a| a == "--json")) {
+        Some("bench") => match bench::FixedRuns::from_args(&args[1..]).and_then(|fixed| match fixed
+        {
+            Some(fixed) => fixed.run(),
+            None => bench::run(args.iter().any(|a| a == "--json")),
+        }) {
             Ok(()) => ExitCode::SUCCESS,
             Err(err) => {
                 eprintln!("xtask bench: {err}");
