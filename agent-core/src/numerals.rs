@@ -69,7 +69,7 @@ fn ascii_for(c: char) -> Option<char> {
 /// Arabic number signs written in ASCII (`١٢٣` → `123`, `１５％` → `15%`);
 /// borrowed when there are none.
 pub fn ascii_numerals(text: &str) -> Cow<'_, str> {
-    if text.chars().all(|c| ascii_for(c).is_none()) {
+    if text.is_ascii() || text.chars().all(|c| ascii_for(c).is_none()) {
         return Cow::Borrowed(text);
     }
     Cow::Owned(text.chars().map(|c| ascii_for(c).unwrap_or(c)).collect())
@@ -81,11 +81,14 @@ pub fn ascii_numerals(text: &str) -> Cow<'_, str> {
 /// thousands with dots: there one group after a dot (`48.000`) is
 /// thousands too.
 pub fn comma_decimals(text: &str) -> Cow<'_, str> {
+    if !text.bytes().any(|b| b.is_ascii_digit()) {
+        return Cow::Borrowed(text);
+    }
     let mut out = String::new();
     let mut changed = false;
     for line in text.split_inclusive('\n') {
         // Only a comma or a dot makes a number's plain form differ.
-        if !line.contains([',', '.']) {
+        if !line.contains([',', '.']) || !line.bytes().any(|b| b.is_ascii_digit()) {
             out.push_str(line);
             continue;
         }
@@ -134,6 +137,9 @@ pub const GROUP_SPACES: [char; 4] = [' ', '\u{a0}', '\u{202f}', '\u{2009}'];
 /// one number (`1 234 567` as `1234567`); borrowed when there is none.
 /// Two numbers side by side mean nothing in arithmetic.
 pub fn space_grouped_thousands(text: &str) -> Cow<'_, str> {
+    if !has_digit_space_digit(text) {
+        return Cow::Borrowed(text);
+    }
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::new();
     let mut copied = 0;
@@ -163,6 +169,31 @@ pub fn space_grouped_thousands(text: &str) -> Cow<'_, str> {
     }
     out.extend(&chars[copied..]);
     Cow::Owned(out)
+}
+
+/// Whether `text` has an ASCII digit, one of [`GROUP_SPACES`] and an
+/// ASCII digit in a row: the only place a group of thousands can be.
+fn has_digit_space_digit(text: &str) -> bool {
+    let mut chars = text.chars();
+    let (mut before, mut last) = (None, None);
+    for c in chars.by_ref() {
+        if c.is_ascii_digit()
+            && before.is_some_and(|b: char| b.is_ascii_digit())
+            && last.is_some_and(|l| GROUP_SPACES.contains(&l))
+        {
+            return true;
+        }
+        (before, last) = (last, Some(c));
+    }
+    false
+}
+
+/// Whether `text` writes a digit, in ASCII or in another script
+/// ([`ascii_numerals`]): a text without one holds no number.
+pub fn has_digits(text: &str) -> bool {
+    text.chars().any(|c| {
+        c.is_ascii_digit() || (!c.is_ascii() && ascii_for(c).is_some_and(|a| a.is_ascii_digit()))
+    })
 }
 
 /// Whether a number starts at `i`: a digit that does not go on a word, a
@@ -291,6 +322,14 @@ mod tests {
             comma_decimals("rate 0.125\nprice 12,5"),
             "rate 0.125\nprice 12.5"
         );
+    }
+
+    #[test]
+    fn digits_of_any_script_are_digits() {
+        assert!(has_digits("it is ١٥ km"));
+        assert!(has_digits("\u{FF15}"));
+        assert!(has_digits("H2O"));
+        assert!(!has_digits("no numbers, \u{FF31}, \u{066A}"));
     }
 
     #[test]

@@ -45,7 +45,7 @@ use super::arithmetic::{FalseClaim, false_claims};
 use super::gutter::split_gutters;
 use crate::equation::computed_side;
 use crate::message::{Message, Role};
-use crate::numerals::{GROUP_SPACES, plain_numbers};
+use crate::numerals::{GROUP_SPACES, has_digits, plain_numbers};
 use crate::script::is_spaced_letter;
 
 /// Constants a model may use without finding them in the conversation:
@@ -120,6 +120,10 @@ impl Grounding {
     /// Never the model's own turns, nor the loop's error observations (a
     /// call sent back for `1930` must not make `1930` known).
     pub(super) fn learn(&mut self, text: &str) {
+        // Most of a system prompt, and many results, write no number.
+        if !has_digits(text) {
+            return;
+        }
         let (gutters, rest) = split_gutters(text);
         if !gutters.is_empty() || !self.gutter_only.is_empty() {
             let data: BTreeSet<String> = numbers_with_text(&rest)
@@ -136,7 +140,7 @@ impl Grounding {
             }
             self.gutter_only.retain(|digits| !data.contains(digits));
         }
-        self.learn_forms(text);
+        self.learn_forms(text, false);
     }
 
     /// Whether every one of `numbers` (as written) is in the conversation
@@ -154,24 +158,29 @@ impl Grounding {
         significant_digits(written).is_some_and(|digits| self.gutter_only.contains(&digits))
     }
 
-    /// [`learn`](Self::learn), returning the numbers of `text` as written
-    /// (see `written_forms`). Numbers written the way other languages
-    /// write them (`12,5`, `١٥`; see [`numerals`](crate::numerals)) are
-    /// learned in their plain form too: a model copies `12.5` from a
-    /// question that says `12,5`.
-    fn learn_forms(&mut self, text: &str) -> Vec<String> {
-        let mut forms = self.learn_forms_as_written(text);
-        if let Cow::Owned(plain) = plain_numbers(text) {
-            forms.extend(self.learn_forms_as_written(&plain));
+    /// [`learn`](Self::learn) but for line numbers, the question's numbers
+    /// also kept in `asked` when `question` (see `written_forms`). Numbers
+    /// written the way other languages write them (`12,5`, `١٥`; see
+    /// [`numerals`](crate::numerals)) are learned in their plain form too:
+    /// a model copies `12.5` from a question that says `12,5`.
+    fn learn_forms(&mut self, text: &str, question: bool) {
+        if !has_digits(text) {
+            return;
         }
-        forms
+        self.learn_forms_as_written(text, question);
+        if let Cow::Owned(plain) = plain_numbers(text) {
+            self.learn_forms_as_written(&plain, question);
+        }
     }
 
     /// [`learn_forms`](Self::learn_forms) of `text` as it is written.
-    fn learn_forms_as_written(&mut self, text: &str) -> Vec<String> {
+    fn learn_forms_as_written(&mut self, text: &str, question: bool) {
         let found = numbers_with_text(text);
         let forms = written_forms(&found, text);
-        self.written.extend(forms.iter().cloned());
+        if question {
+            self.asked.extend(forms.iter().cloned());
+        }
+        self.written.extend(forms);
         for (written, digits, scale) in with_parts(found) {
             if let Some(scale) = scale {
                 self.scales
@@ -182,7 +191,6 @@ impl Grounding {
             }
             self.known.insert(digits);
         }
-        forms
     }
 
     /// Learns the numbers of the question (the task's messages), which an
@@ -191,8 +199,7 @@ impl Grounding {
     /// number.
     pub(super) fn learn_question(&mut self, messages: &[Message]) {
         for message in messages.iter().filter(|m| m.role != Role::Assistant) {
-            let forms = self.learn_forms(&message.content);
-            self.asked.extend(forms);
+            self.learn_forms(&message.content, true);
         }
     }
 
@@ -650,6 +657,14 @@ const SCALES: &[(&str, f64)] = &[
 
 /// The scale word at the start of `rest` (after spaces), if any.
 fn scale_after(rest: &[char]) -> f64 {
+    // Most numbers have no word after them.
+    if !rest
+        .iter()
+        .find(|c| !c.is_whitespace())
+        .is_some_and(|c| c.is_alphabetic())
+    {
+        return 1.0;
+    }
     let word: String = rest
         .iter()
         .skip_while(|c| c.is_whitespace())
@@ -739,12 +754,14 @@ fn written_forms(found: &[(String, String)], text: &str) -> Vec<String> {
         };
         for value in values {
             forms.push(value.to_string());
-            forms.push(
-                value
-                    .chars()
-                    .filter(|c| c.is_ascii_digit() || *c == '.')
-                    .collect(),
-            );
+            if value.contains(|c: char| !(c.is_ascii_digit() || c == '.')) {
+                forms.push(
+                    value
+                        .chars()
+                        .filter(|c| c.is_ascii_digit() || *c == '.')
+                        .collect(),
+                );
+            }
         }
     }
     forms.extend(dotted_and_in_words(text).map(str::to_string));
@@ -855,7 +872,12 @@ pub(super) fn numbers_with_text(text: &str) -> Vec<(String, String)> {
         } else {
             String::new()
         };
-        out.push((format!("{}{scale}", number.trim()), digits));
+        let written = if scale.is_empty() {
+            number
+        } else {
+            format!("{}{scale}", number.trim())
+        };
+        out.push((written, digits));
     }
     out
 }
@@ -886,8 +908,14 @@ fn significant_digits(written: &str) -> Option<String> {
                 .collect();
         }
     }
-    let digits = digits.trim_start_matches('0').trim_end_matches('0');
-    (!digits.is_empty()).then(|| digits.to_string())
+    let significant = digits.trim_start_matches('0').trim_end_matches('0');
+    if significant.is_empty() {
+        None
+    } else if significant.len() == digits.len() {
+        Some(digits)
+    } else {
+        Some(significant.to_string())
+    }
 }
 
 #[cfg(test)]
