@@ -497,16 +497,24 @@ const TRANSLATED: &[(&str, Label)] = &[
 
 /// The label named by the text before a colon at a line start.
 fn label_word(head: &str) -> Option<Label> {
-    let head: String = head
-        .chars()
-        .filter(|c| *c != '*')
-        .flat_map(|c| match c {
-            '_' => ' '.to_lowercase(),
-            // `Entrée de l’action`: a typographic apostrophe.
-            '’' => '\''.to_lowercase(),
-            c => c.to_lowercase(),
-        })
-        .collect();
+    let head: String = if head.is_ascii() {
+        // Most heads: without Unicode case tables.
+        let mut lower = head.to_ascii_lowercase();
+        if lower.contains(['*', '_']) {
+            lower = lower.replace('*', "").replace('_', " ");
+        }
+        lower
+    } else {
+        head.chars()
+            .filter(|c| *c != '*')
+            .flat_map(|c| match c {
+                '_' => ' '.to_lowercase(),
+                // `Entrée de l’action`: a typographic apostrophe.
+                '’' => '\''.to_lowercase(),
+                c => c.to_lowercase(),
+            })
+            .collect()
+    };
     let head = head
         .trim()
         .trim_end_matches(|c: char| c.is_ascii_digit())

@@ -113,6 +113,11 @@ type Read = (FamilyCall, bool);
 
 /// The calls in `text`, or `None` when it opens none in these formats.
 pub fn read_family_calls(text: &str) -> Option<FamilyCalls> {
+    // Every format opens with a tag (`<`, `>`) or a fence: most replies
+    // have none.
+    if !text.contains(['<', '>', '`']) {
+        return None;
+    }
     let openers: [(Option<usize>, Format); 5] = [
         (
             find_token(text, 0, CALL_BEGIN).map(|(at, _)| at),
