@@ -46,6 +46,11 @@ pub struct ReasoningSplit<'a> {
 /// Splits a leading reasoning block off `text` (see the module docs).
 /// `None` when the text has none. Runs in linear time.
 pub fn split_reasoning(text: &str) -> Option<ReasoningSplit<'_>> {
+    // Every tag starts with `<`, `[` or `◁` (whose UTF-8 starts with 0xE2):
+    // most replies hold none of these bytes.
+    if !text.bytes().any(|b| matches!(b, b'<' | b'[' | 0xE2)) {
+        return None;
+    }
     let lead = text.len() - text.trim_start().len();
     let head = &text[lead..];
     if let Some((open, close)) = REASONING_TAGS
@@ -99,6 +104,15 @@ fn after_close(text: &str, inner: usize, close_at: usize, close_len: usize) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_tag_starts_with_a_byte_the_fast_path_looks_for() {
+        for (open, close) in REASONING_TAGS {
+            for tag in [open, close] {
+                assert!(matches!(tag.as_bytes()[0], b'<' | b'[' | 0xE2), "{tag}");
+            }
+        }
+    }
 
     #[test]
     fn a_closed_block_is_split_from_the_reply() {
