@@ -9,7 +9,7 @@ mod common;
 
 use agent_core::testing::ScriptedModel;
 use agent_core::{Budget, StopReason};
-use common::{grounded_agent, tool_answers};
+use common::{grounded_agent, told, tool_answers};
 use serde_json::json;
 
 const TASK: &str = "Tokyo has 14,000,000 people and Berlin 3,800,000. How many together?";
@@ -69,4 +69,31 @@ async fn another_number_sent_back_and_made_again_runs_as_written() {
     let answers: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
     assert!(answers[0].starts_with("Error (not run)"), "{answers:?}");
     assert_eq!(answers[1], "6300000");
+}
+
+#[tokio::test]
+async fn the_call_sent_back_for_a_slip_is_shown_with_the_known_number_in_place() {
+    let slipped = json!({"expression": "1400000 + 3800000"});
+    let model = ScriptedModel::new()
+        .call("1", "add", slipped)
+        .text("17800000")
+        .text("17800000");
+    let (agent, _tools) = grounded_agent(model, Budget::default());
+    let outcome = agent.run(TASK).await;
+    let answers: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
+    // The whole call to copy, not only which number to change: told that,
+    // the 0.5B model changed the other number.
+    assert!(
+        answers[0].ends_with(
+            "Make the call again with 14000000 in place of 1400000: `14000000 + 3800000`"
+        ),
+        "{answers:?}"
+    );
+    // An answer instead of that call is sent back to it.
+    let told = told(&outcome);
+    assert!(
+        told.iter().any(|t| t.contains("Make the call you were shown")
+            && t.contains("14000000 + 3800000")),
+        "{told:?}"
+    );
 }

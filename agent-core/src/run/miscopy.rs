@@ -32,6 +32,27 @@ pub(super) fn corrected_arguments(arguments: &Value, slips: &[(String, String)])
     Some(corrected)
 }
 
+/// The one text argument of `arguments` (the calculator's expression)
+/// that holds the slips, corrected: the call the message that sends the
+/// call back shows, for a small model to copy. `None` unless the slips
+/// are all in that one text.
+pub(super) fn corrected_text(arguments: &Value, slips: &[(String, String)]) -> Option<String> {
+    let corrected = corrected_arguments(arguments, slips)?;
+    match (arguments, corrected) {
+        (Value::String(_), Value::String(text)) => Some(text),
+        (Value::Object(before), Value::Object(after)) => {
+            let mut changed = after
+                .into_iter()
+                .filter(|(key, value)| before.get(key) != Some(value));
+            match (changed.next(), changed.next()) {
+                (Some((_, Value::String(text))), None) => Some(text),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 /// The note an observation of a corrected call ends with.
 pub(super) fn correction_note(slips: &[(String, String)]) -> String {
     let each: Vec<String> = slips
@@ -134,6 +155,24 @@ mod tests {
             corrected_arguments(&arguments, &slip()),
             Some(json!({ "terms": [3800000, 14000000, -14000000], "round": 2 }))
         );
+    }
+
+    #[test]
+    fn the_corrected_text_is_shown_only_when_one_text_holds_every_slip() {
+        let one = json!({ "expression": "1400000 / 2", "precision": 2 });
+        assert_eq!(
+            corrected_text(&one, &slip()).as_deref(),
+            Some("14000000 / 2")
+        );
+        let bare = json!("1400000 + 1");
+        assert_eq!(
+            corrected_text(&bare, &slip()).as_deref(),
+            Some("14000000 + 1")
+        );
+        let two = json!({ "a": "1400000", "b": "1400000 + 1" });
+        assert_eq!(corrected_text(&two, &slip()), None);
+        let number = json!({ "a": 1400000, "b": 2 });
+        assert_eq!(corrected_text(&number, &slip()), None);
     }
 
     #[test]

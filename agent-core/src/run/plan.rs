@@ -22,11 +22,11 @@ use super::answer::AnswerCompute;
 use super::fed_back::{FedBack, LastComputed};
 use super::grounding::has_letters;
 use super::head_work::worked_out_in;
-use super::miscopy::{corrected_arguments, correction_note};
+use super::miscopy::{corrected_arguments, corrected_text, correction_note};
 use super::planned::ShownCall;
 use super::reasons::{
-    MISCOPIES_NAMED, climb_reason, either, fed_back_reason, line_numbers_reason, ungrounded_reason,
-    worked_out_reason,
+    MISCOPIES_NAMED, climb_reason, either, fed_back_reason, line_numbers_reason, miscopy_reason,
+    ungrounded_reason, worked_out_reason,
 };
 use super::runaway::note_runaway_argument;
 use super::{Phase, Run, State};
@@ -156,6 +156,16 @@ fn sent_back_reason(
                 });
             }
             worked_out_reason(&worked, &call.name)
+        }
+        None if all_slips => {
+            let text = corrected_text(&call.arguments, &miscopied);
+            if let Some(text) = &text {
+                state.planned.show_call(ShownCall {
+                    tool: call.name.clone(),
+                    text: text.clone(),
+                });
+            }
+            miscopy_reason(&miscopied, text.as_deref())
         }
         None if state.grounding.only_line_numbers(missing) => {
             line_numbers_reason(missing, &find_with)

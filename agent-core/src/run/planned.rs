@@ -55,15 +55,16 @@ pub(super) struct ComputePlan {
     awaiting_result: bool,
     /// The numbers the turn after the forced computation may write.
     binding: Option<Vec<String>>,
-    /// The call a computing call sent back for arithmetic worked out in
-    /// words was shown to make instead, until a computing call gives a
-    /// result.
+    /// The call a computing call sent back was shown to make instead (its
+    /// arithmetic worked out in words, or its slips of known numbers
+    /// corrected), until a computing call gives a result.
     #[serde(default)]
     shown_call: Option<ShownCall>,
 }
 
-/// A computing call the loop showed the model, with the arithmetic the
-/// model had worked out in its head written into it (see `head_work`).
+/// A computing call the loop showed the model: with the arithmetic the
+/// model had worked out in its head written into it (see `head_work`),
+/// or with the known numbers in place of its slips (see `miscopy`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(super) struct ShownCall {
     /// The computing tool.

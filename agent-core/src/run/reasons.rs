@@ -127,7 +127,7 @@ pub(super) fn ungrounded_reason(
     again: bool,
 ) -> String {
     if !miscopied.is_empty() && miscopied.len() == numbers.len() {
-        return miscopy_reason(miscopied);
+        return miscopy_reason(miscopied, None);
     }
     if numbers.iter().all(|n| is_runaway(n)) {
         // Not a fact to look up: sent to search, the model searched for
@@ -292,8 +292,10 @@ pub(super) fn either(names: &[&str]) -> String {
 pub(super) const MISCOPIES_NAMED: usize = 4;
 
 /// The observation of a call whose every unknown number is a known one
-/// with a zero dropped or added: it names each and the number to send.
-fn miscopy_reason(miscopied: &[(String, String)]) -> String {
+/// with a zero dropped or added: it names each and the number to send,
+/// and the call's text with them in place when there is one (`call`):
+/// told only which number to change, the 0.5B model changed the other.
+pub(super) fn miscopy_reason(miscopied: &[(String, String)], call: Option<&str>) -> String {
     let mut wrong = Vec::new();
     let mut right = Vec::new();
     for (written, known) in miscopied.iter().take(MISCOPIES_NAMED) {
@@ -308,8 +310,9 @@ fn miscopy_reason(miscopied: &[(String, String)]) -> String {
         wrong.push(format!("{written} {how}: the results say {known}"));
         right.push(in_place_of(written, known));
     }
+    let shown = call.map_or(String::new(), |text| format!(": `{text}`"));
     format!(
-        "{}. Make the call again with {}",
+        "{}. Make the call again with {}{shown}",
         wrong.join("; "),
         right.join(", and ")
     )
