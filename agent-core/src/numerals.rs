@@ -174,9 +174,8 @@ pub fn space_grouped_thousands(text: &str) -> Cow<'_, str> {
 /// Whether `text` has an ASCII digit, one of [`GROUP_SPACES`] and an
 /// ASCII digit in a row: the only place a group of thousands can be.
 fn has_digit_space_digit(text: &str) -> bool {
-    let mut chars = text.chars();
     let (mut before, mut last) = (None, None);
-    for c in chars.by_ref() {
+    for c in text.chars() {
         if c.is_ascii_digit()
             && before.is_some_and(|b: char| b.is_ascii_digit())
             && last.is_some_and(|l| GROUP_SPACES.contains(&l))
@@ -190,7 +189,7 @@ fn has_digit_space_digit(text: &str) -> bool {
 
 /// Whether `text` writes a digit, in ASCII or in another script
 /// ([`ascii_numerals`]): a text without one holds no number.
-pub fn has_digits(text: &str) -> bool {
+pub(crate) fn has_digits(text: &str) -> bool {
     text.chars().any(|c| {
         c.is_ascii_digit() || (!c.is_ascii() && ascii_for(c).is_some_and(|a| a.is_ascii_digit()))
     })

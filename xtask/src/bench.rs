@@ -280,8 +280,19 @@ impl FixedRuns {
                 .transpose()
         };
         let Some(runs) = value("--runs")? else {
+            if let Some(flag) = ["--transport", "--k"]
+                .iter()
+                .find(|f| args.contains(&f.to_string()))
+            {
+                return Err(format!(
+                    "{flag} is for `--runs`; the full bench measures every transport and K"
+                ));
+            }
             return Ok(None);
         };
+        if args.iter().any(|a| a == "--json") {
+            return Err("--runs prints nothing to write as JSON; leave out --json".into());
+        }
         let number = |flag: &str, text: &str| {
             text.parse::<usize>()
                 .map_err(|_| format!("{flag} takes a whole number, not `{text}`"))

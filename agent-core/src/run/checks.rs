@@ -40,10 +40,11 @@ impl Run {
         *decision = Decision::Malformed(reason);
     }
 
-    /// When the run showed a computing call to make in place of arithmetic
-    /// worked out in the model's head, and no computing call has given a
-    /// result since, an answer with `missing` numbers is the head sum
-    /// again: the next turn must call a computing tool
+    /// When the run showed a computing call to make (in place of
+    /// arithmetic worked out in the model's head, or with slips
+    /// corrected), and no computing call has given a result since, an
+    /// answer with `missing` numbers skips it: the next turn must call a
+    /// computing tool
     /// ([`Budget::compute_when_planned`](crate::Budget)), and the reason
     /// shows the call once more. Once per shown call.
     pub(super) fn force_shown_call(&mut self, missing: &[String]) -> Option<String> {

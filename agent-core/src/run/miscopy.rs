@@ -13,6 +13,7 @@ use serde_json::{Number, Value};
 use super::grounding::{magnitude, same};
 use super::head_work::whole_number_at;
 use super::reasons::{in_place_of, plain_number};
+use crate::equation::computed_side;
 
 /// `arguments` with each number `written` (as the call wrote it, in a
 /// text argument or as a JSON number) replaced by its known form, written
@@ -33,24 +34,29 @@ pub(super) fn corrected_arguments(arguments: &Value, slips: &[(String, String)])
 }
 
 /// The one text argument of `arguments` (the calculator's expression)
-/// that holds the slips, corrected: the call the message that sends the
+/// that holds the slips, corrected and without a result the model
+/// claimed for it (`= <result>`): the call the message that sends the
 /// call back shows, for a small model to copy. `None` unless the slips
 /// are all in that one text.
 pub(super) fn corrected_text(arguments: &Value, slips: &[(String, String)]) -> Option<String> {
     let corrected = corrected_arguments(arguments, slips)?;
-    match (arguments, corrected) {
-        (Value::String(_), Value::String(text)) => Some(text),
+    let text = match (arguments, corrected) {
+        (Value::String(_), Value::String(text)) => text,
         (Value::Object(before), Value::Object(after)) => {
             let mut changed = after
                 .into_iter()
                 .filter(|(key, value)| before.get(key) != Some(value));
             match (changed.next(), changed.next()) {
-                (Some((_, Value::String(text))), None) => Some(text),
-                _ => None,
+                (Some((_, Value::String(text))), None) => text,
+                _ => return None,
             }
         }
-        _ => None,
-    }
+        _ => return None,
+    };
+    Some(match computed_side(&text) {
+        Some(side) if !text.contains('\n') => side.trim().to_string(),
+        _ => text,
+    })
 }
 
 /// The note an observation of a corrected call ends with.
@@ -173,6 +179,12 @@ mod tests {
         assert_eq!(corrected_text(&two, &slip()), None);
         let number = json!({ "a": 1400000, "b": 2 });
         assert_eq!(corrected_text(&number, &slip()), None);
+        // A result the model claimed is no part of the call to copy.
+        let claimed = json!({ "expression": "1400000 + 3800000 = 5200000" });
+        assert_eq!(
+            corrected_text(&claimed, &slip()).as_deref(),
+            Some("14000000 + 3800000")
+        );
     }
 
     #[test]

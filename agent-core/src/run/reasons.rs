@@ -36,8 +36,9 @@ pub(super) fn ungrounded_answer_reason(
 }
 
 /// Why an answer is sent back when the run showed a computing call to
-/// make (`tool` with `text`, the arithmetic the model had worked out in
-/// its head) and no computing call has given a result since: `numbers`
+/// make (`tool` with `text`: the arithmetic the model had worked out in
+/// its head, or its call with slips corrected) and no computing call has
+/// given a result since: `numbers`
 /// are the answer's numbers no tool gave. The call is shown again.
 pub(super) fn shown_call_reason(numbers: &[String], tool: &ToolSpec, text: &str) -> String {
     let (list, one) = listed(numbers);
