@@ -23,6 +23,7 @@ use agent_tools::{ToolRegistry, ToolSet, typed_tool};
 use async_trait::async_trait;
 use schemars::JsonSchema;
 
+use crate::number;
 use crate::workload::{WorkloadModel, WorkloadStyle};
 use serde::Deserialize;
 use serde_json::json;
@@ -256,78 +257,62 @@ async fn parallel_round() -> Result<f64, String> {
     Ok(wall)
 }
 
-/// A fixed number of checked runs of one workload, for instruction counts.
-pub(crate) struct FixedRuns {
-    /// How many runs.
-    pub(crate) runs: usize,
-    /// Which transport.
-    pub(crate) native: bool,
-    /// Tool calls per run.
-    pub(crate) k: usize,
-}
-
-impl FixedRuns {
-    /// Reads `--runs N [--transport text|native] [--k K]`; `None` without `--runs`.
-    pub(crate) fn from_args(args: &[String]) -> Result<Option<Self>, String> {
-        let value = |flag: &str| {
-            args.iter()
-                .position(|a| a == flag)
-                .map(|i| {
-                    args.get(i + 1)
-                        .map(String::as_str)
-                        .ok_or(format!("{flag} needs a value"))
-                })
-                .transpose()
+/// `cargo xtask bench [--json]`, or `--runs N [--transport text|native]
+/// [--k K]`: the full table, or a fixed number of runs.
+pub(crate) fn run_task(args: &[String]) -> Result<(), String> {
+    let (mut json, mut runs, mut kind, mut k) = (false, None, None, None);
+    let mut rest = args.iter();
+    while let Some(flag) = rest.next() {
+        let mut value = || {
+            rest.next()
+                .cloned()
+                .ok_or_else(|| format!("`{flag}` needs a value"))
         };
-        let Some(runs) = value("--runs")? else {
-            if let Some(flag) = ["--transport", "--k"]
-                .iter()
-                .find(|f| args.contains(&f.to_string()))
-            {
+        match flag.as_str() {
+            "--json" => json = true,
+            "--runs" => runs = Some(number::<u64>(flag, &value()?)?),
+            "--transport" => {
+                kind = Some(match value()?.as_str() {
+                    "text" => Kind::Text,
+                    "native" => Kind::Native,
+                    other => return Err(format!("unknown transport `{other}` (text, native)")),
+                })
+            }
+            "--k" => k = Some(number::<usize>(flag, &value()?)?),
+            other => {
                 return Err(format!(
-                    "{flag} is for `--runs`; the full bench measures every transport and K"
+                    "unknown option `{other}` (usage: cargo xtask bench [--json], or \
+                     bench --runs N [--transport text|native] [--k K])"
                 ));
             }
-            return Ok(None);
-        };
-        if args.iter().any(|a| a == "--json") {
-            return Err("--runs prints nothing to write as JSON; leave out --json".into());
         }
-        let number = |flag: &str, text: &str| {
-            text.parse::<usize>()
-                .map_err(|_| format!("{flag} takes a whole number, not `{text}`"))
-        };
-        let native = match value("--transport")? {
-            None | Some("text") => false,
-            Some("native") => true,
-            Some(other) => return Err(format!("--transport takes text or native, not `{other}`")),
-        };
-        Ok(Some(Self {
-            runs: number("--runs", runs)?,
-            native,
-            k: value("--k")?.map_or(Ok(10), |k| number("--k", k))?,
-        }))
     }
+    match runs {
+        None if kind.is_some() || k.is_some() => Err(
+            "--transport and --k go with --runs; the full bench measures every transport and K"
+                .into(),
+        ),
+        None => run(json),
+        Some(_) if json => Err("--runs prints nothing to write as JSON; leave out --json".into()),
+        Some(runs) => fixed_runs(runs, kind.unwrap_or(Kind::Text), k.unwrap_or(10)),
+    }
+}
 
-    /// Makes the runs one after another.
-    pub(crate) fn run(&self) -> Result<(), String> {
-        let kind = if self.native {
-            Kind::Native
-        } else {
-            Kind::Text
-        };
-        runtime()?.block_on(async {
-            let w = workload(kind, self.k)?;
-            for _ in 0..self.runs {
-                w.run_checked().await?;
-            }
-            Ok(())
-        })
-    }
+/// Exactly `runs` checked runs of the workload with `k` calls, one after
+/// another, printing nothing: a fixed amount of work for instruction
+/// counts.
+fn fixed_runs(runs: u64, kind: Kind, k: usize) -> Result<(), String> {
+    runtime()?.block_on(async {
+        let w = workload(kind, k)?;
+        for _ in 0..runs {
+            w.run_checked().await?;
+        }
+        Ok(())
+    })
 }
 
 /// Runs every measurement and prints the table (and JSON lines with `json`).
-pub(crate) fn run(json: bool) -> Result<(), String> {
+fn run(json: bool) -> Result<(), String> {
     let rt = runtime()?;
     println!("agentloop loop overhead (peer workload, real Agent + ToolSet, schema validation on)");
     println!(

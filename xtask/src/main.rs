@@ -51,11 +51,7 @@ fn main() -> ExitCode {
             cargo(&command, &[])
         }
         Some("live") => live(),
-        Some("bench") => match bench::FixedRuns::from_args(&args[1..]).and_then(|fixed| match fixed
-        {
-            Some(fixed) => fixed.run(),
-            None => bench::run(args.iter().any(|a| a == "--json")),
-        }) {
+        Some("bench") => match bench::run_task(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
             Err(err) => {
                 eprintln!("xtask bench: {err}");
@@ -170,6 +166,14 @@ fn live() -> ExitCode {
 }
 
 /// Runs cargo with `args` and `env`, passing its exit status on.
+/// Parses a task's count argument; `_` separators are allowed
+/// (`10_000_000`).
+fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, String> {
+    text.replace('_', "")
+        .parse()
+        .map_err(|_| format!("`{flag}` needs a number, not `{text}`"))
+}
+
 fn cargo(args: &[&str], env: &[(&str, &str)]) -> ExitCode {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let mut command = Command::new(cargo);

@@ -17,6 +17,7 @@ mod runner;
 mod seeds;
 mod targets;
 
+use crate::number;
 use std::time::{Duration, Instant};
 
 use runner::Settings;
@@ -99,13 +100,6 @@ pub(crate) fn run(args: &[String]) -> Result<bool, String> {
         println!("{}", report.summary());
     }
     Ok(reports.iter().all(report::Report::clean))
-}
-
-/// Parses a count; `_` separators are allowed (`10_000_000`).
-fn number(flag: &str, text: &str) -> Result<u64, String> {
-    text.replace('_', "")
-        .parse()
-        .map_err(|_| format!("`{flag}` needs a number, not `{text}`"))
 }
 
 /// A seed from the clock, for runs without `--seed`.
