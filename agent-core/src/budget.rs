@@ -123,6 +123,10 @@ pub struct Budget {
     /// prompt, the task or the tool results: the observation names the
     /// numbers and says to look them up, or to make the same call again if
     /// they are right. Small models otherwise compute with made-up facts.
+    /// Once per run, when the run has tools that find things, the turn
+    /// after such a call must call one of them (a grammar on the text
+    /// transport, `tool_choice: "required"` on the native one): told in
+    /// words, a small model makes the same call again.
     /// A final answer with such a number is sent back once too; before any
     /// tool has given a result, every number of the answer must be in the
     /// system prompt or the task (small ones included). A computing call

@@ -89,8 +89,11 @@ pub struct RequestParts<'a> {
     /// (it did a sum in its head). Empty otherwise.
     pub answer_tools: &'a [ToolSpec],
     /// This turn must call one of these tools, with no final answer: the
-    /// model said it would compute and answered without computing
-    /// ([`Budget::compute_when_planned`](crate::Budget)). A transport that
+    /// computing tools when the model said it would compute and answered
+    /// without computing
+    /// ([`Budget::compute_when_planned`](crate::Budget)); the tools that
+    /// find things when it computed with numbers from memory
+    /// ([`Budget::ground_numbers`](crate::Budget)). A transport that
     /// constrains decoding leaves the answer out of the grammar; one with
     /// native tools requires a call. Empty otherwise.
     pub must_call: &'a [ToolSpec],

@@ -219,8 +219,8 @@ impl Transport for NativeTransport {
             }
         };
         request.tool_choice = if !parts.must_call.is_empty() {
-            // A turn that must compute: the run lists the same tools
-            // (the prefix cache) and requires a call.
+            // A turn that must compute, or look up: the run lists the
+            // same tools (the prefix cache) and requires a call.
             ToolChoice::Required
         } else if parts.answer_only && !parts.answer_tools.is_empty() {
             // An answer turn's compute round: the run lists the same

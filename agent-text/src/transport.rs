@@ -255,8 +255,8 @@ impl Transport for TextTransport {
         request.constraint = if !self.grammar_on() {
             None
         } else if !parts.must_call.is_empty() {
-            // A turn that must compute: a step that calls one of those
-            // tools, and no final answer.
+            // A turn that must compute, or look up: a step that calls
+            // one of those tools, and no final answer.
             Some(Arc::new(grammar::call_constraint(parts.must_call)))
         } else if parts.found_nothing {
             // No call found anything: the answer says it cannot find it

@@ -81,13 +81,14 @@ impl Run {
 
     /// Reads the model's thought for a plan to compute
     /// ([`Budget::compute_when_planned`](crate::Budget)), and ends the
-    /// turn a skipped plan forced. A thought that replies to a message
+    /// turn a skipped plan (or a lookup, see `look_up`) forced. A thought that replies to a message
     /// that sent its turn back is not read: it often repeats that
     /// message's words ("work it out with calculator" became "the error
     /// in the calculation is…" in a 0.5B model's reply), which are no
     /// plan of its own.
     pub(super) fn hear_plan(&mut self, thought: Option<&str>) {
         self.state.planned.answered();
+        self.state.look_up.answered();
         let state = &mut self.state;
         let Some(thought) = thought else {
             return;

@@ -19,6 +19,7 @@ mod fed_back;
 mod grounding;
 mod gutter;
 mod head_work;
+mod look_up;
 mod machine;
 mod miscopy;
 mod named;
@@ -213,6 +214,10 @@ struct State {
     /// The model's plan to compute, and whether it was kept.
     #[serde(default)]
     planned: planned::ComputePlan,
+    /// Whether the model, which computed with numbers from memory, was
+    /// made to look them up.
+    #[serde(default)]
+    look_up: look_up::LookUpFirst,
     answer: Option<String>,
     started_ms: u64,
     last_ms: u64,
@@ -342,6 +347,7 @@ impl Run {
                 grounding: grounding::Grounding::default(),
                 named,
                 planned: planned::ComputePlan::default(),
+                look_up: look_up::LookUpFirst::default(),
                 answer: None,
                 started_ms: now_ms,
                 last_ms: now_ms,

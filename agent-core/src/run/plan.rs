@@ -26,7 +26,7 @@ use super::miscopy::{corrected_arguments, corrected_text, correction_note};
 use super::planned::ShownCall;
 use super::reasons::{
     MISCOPIES_NAMED, climb_reason, either, fed_back_reason, line_numbers_reason, miscopy_reason,
-    ungrounded_reason, worked_out_reason,
+    sends_to_look_up, ungrounded_reason, worked_out_reason,
 };
 use super::runaway::note_runaway_argument;
 use super::{Phase, Run, State};
@@ -170,7 +170,15 @@ fn sent_back_reason(
         None if state.grounding.only_line_numbers(missing) => {
             line_numbers_reason(missing, &find_with)
         }
-        None => ungrounded_reason(missing, &find_with, &miscopied, again),
+        None => {
+            // Not asked again, the next turn must look them up (a small
+            // model makes the same call again instead).
+            let reason = ungrounded_reason(missing, &find_with, &miscopied, again);
+            if !again && sends_to_look_up(missing, &find_with, &miscopied) {
+                state.look_up.force();
+            }
+            reason
+        }
     }
 }
 

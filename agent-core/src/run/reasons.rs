@@ -116,6 +116,26 @@ pub(super) fn answer_compute_reason(numbers: &[String], compute_with: &[String])
     )
 }
 
+/// Whether [`ungrounded_reason`] sends a call with these unknown
+/// `numbers` to look its facts up with `find_with`: when there are such
+/// tools, and the numbers are neither all slips of known ones nor all
+/// runaways.
+pub(super) fn sends_to_look_up(
+    numbers: &[String],
+    find_with: &[&str],
+    miscopied: &[(String, String)],
+) -> bool {
+    !find_with.is_empty() && !only_slips(numbers, miscopied) && !only_runaways(numbers)
+}
+
+fn only_slips(numbers: &[String], miscopied: &[(String, String)]) -> bool {
+    !miscopied.is_empty() && miscopied.len() == numbers.len()
+}
+
+fn only_runaways(numbers: &[String]) -> bool {
+    numbers.iter().all(|n| is_runaway(n))
+}
+
 /// The observation of a call sent back for its numbers; `find_with`
 /// names the run's tools that can find them, `miscopied` pairs a number
 /// with the one the conversation has with a zero more or less. `again`:
@@ -127,10 +147,10 @@ pub(super) fn ungrounded_reason(
     miscopied: &[(String, String)],
     again: bool,
 ) -> String {
-    if !miscopied.is_empty() && miscopied.len() == numbers.len() {
+    if only_slips(numbers, miscopied) {
         return miscopy_reason(miscopied, None);
     }
-    if numbers.iter().all(|n| is_runaway(n)) {
+    if only_runaways(numbers) {
         // Not a fact to look up: sent to search, the model searched for
         // the formula and came back with the same runaway. Its digits are
         // not shown: the model copies whatever start it is shown.

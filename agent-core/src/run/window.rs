@@ -115,12 +115,21 @@ impl Run {
         };
         // Never on an answer turn that only answers: a forced call that
         // gave no result in the compute round is not forced again there.
+        let offered = self.offered_tools(answer_only);
         let must_call = if self.state.planned.pending() && (!answer_only || compute) {
             self.computing_tools()
+        } else if self.state.look_up.pending() && !answer_only {
+            let state = &self.state;
+            offered
+                .as_deref()
+                .unwrap_or(&state.tools)
+                .iter()
+                .filter(|t| !state.grounded_tools.contains(&t.name))
+                .cloned()
+                .collect()
         } else {
             Vec::new()
         };
-        let offered = self.offered_tools(answer_only);
         let state = &self.state;
         let answer_numbers = match state.planned.binding() {
             Some(numbers) => Some(numbers.to_vec()),
