@@ -200,6 +200,27 @@ fn an_answer_bound_to_the_found_numbers_writes_no_other() {
 }
 
 #[test]
+fn a_bound_number_may_be_written_grouped_by_thousands() {
+    // A calculator result has no separators; the model that wrote the
+    // looked-up numbers grouped writes its answer grouped too.
+    let computed: Vec<String> = ["110000000", "110", "1082.73", "1889", "250"]
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
+    let grammar = final_grammar_with_numbers(&computed);
+    let answer = |text: &str| grammar.matches(&format!("Thought: computed\nFinal Answer: {text}"));
+    assert!(answer("110,000,000 people"));
+    assert!(answer("110000000 (110 million)"));
+    assert!(answer("1,082.73 feet"));
+    assert!(answer("1,889 or 1889"));
+    // Only the number's own grouping: no other marks, no other places.
+    assert!(!answer("11,0000,000"));
+    assert!(!answer("110.000.000"));
+    assert!(!answer("1,10"));
+    assert!(!answer("2,50"));
+}
+
+#[test]
 fn gbnf_of_typed_tools() {
     let specs = typed_specs();
     insta::assert_json_snapshot!(

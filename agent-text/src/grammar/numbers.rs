@@ -10,6 +10,12 @@
 //! cannot be joined into one that is not (`1` and `300` into `1,300`).
 //! Digits inside a word (`H2O`) are digits too, so they need a listed
 //! number.
+//!
+//! A number of four or more whole digits listed without separators may
+//! also be written grouped by thousands with `,` (`110,000,000` for
+//! `110000000`): a calculator result has no separators, and a model that
+//! wrote the looked-up numbers grouped writes its answer grouped too.
+//! Kept from it, the 1.5B model wrote `110, 110, 110`.
 
 use super::ast::{CharClass, Expr, RuleSet};
 
@@ -35,10 +41,10 @@ pub(super) fn text_with_numbers(
     // character, maybe one.
     let joiner = Expr::class(CharClass::of(JOINERS));
     let other = Expr::class(class(&JOINERS));
-    let mut listed: Vec<&str> = numbers
+    let mut listed: Vec<String> = numbers
         .iter()
-        .map(String::as_str)
         .filter(|n| n.starts_with(|c: char| c.is_ascii_digit()))
+        .flat_map(|n| std::iter::once(n.clone()).chain(grouped_by_thousands(n)))
         .collect();
     listed.sort_unstable();
     listed.dedup();
@@ -47,7 +53,10 @@ pub(super) fn text_with_numbers(
         let rest = Expr::repeat(Expr::class(class(&[])), 0, Some(max.saturating_sub(1)));
         return rules.define(name, Expr::seq([first, rest]));
     }
-    let number = rules.define("found-number", Expr::alt(listed.into_iter().map(Expr::lit)));
+    let number = rules.define(
+        "found-number",
+        Expr::alt(listed.iter().map(|n| Expr::lit(n.as_str()))),
+    );
     let first_other = Expr::class(class(&[&JOINERS[..], not_first].concat()));
     let item = Expr::alt([
         joiner.clone(),
@@ -62,4 +71,32 @@ pub(super) fn text_with_numbers(
         name,
         Expr::seq([first, Expr::repeat(item, 0, Some(max.saturating_sub(1)))]),
     )
+}
+
+/// `number` (digits, maybe a `.` and decimals) with its whole part
+/// grouped by thousands with `,`, when that part has four digits or more;
+/// `None` otherwise, or when it is written with other marks.
+fn grouped_by_thousands(number: &str) -> Option<String> {
+    let (whole, decimals) = match number.split_once('.') {
+        Some((whole, decimals)) => (whole, Some(decimals)),
+        None => (number, None),
+    };
+    if whole.len() < 4
+        || !whole.bytes().all(|b| b.is_ascii_digit())
+        || !decimals.is_none_or(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    let mut grouped = String::with_capacity(number.len() + whole.len() / 3);
+    for (i, digit) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    if let Some(decimals) = decimals {
+        grouped.push('.');
+        grouped.push_str(decimals);
+    }
+    Some(grouped)
 }
