@@ -147,7 +147,10 @@ pub struct Budget {
     /// When a thought of the model said the answer is worked out
     /// ("calculate the difference", "add them up", the computing tool's
     /// name), no computing tool has been called, and the model
-    /// answers with a number (on any turn, the answer turn included), the
+    /// answers with a number (on any turn, the answer turn included), or
+    /// a computing call ran whose arguments its tool could not read (words
+    /// for numbers), none has given a result, and the model answers
+    /// anything (a refusal included), the
     /// answer is sent back once and the next turn must call a computing
     /// tool: the text transport sends a grammar without the final answer
     /// where the server takes one, the native one `tool_choice:

@@ -232,3 +232,48 @@ async fn a_name_the_question_writes_and_no_result_shows_is_looked_for_first() {
     assert!(told.contains("no tool result shows `pop_total`"), "{told}");
     assert!(grammar(&model, 2).contains("Final Answer: "));
 }
+
+#[tokio::test]
+async fn an_answer_after_computing_calls_that_only_failed_is_sent_back_to_the_calculator() {
+    // The calculator could not read names for numbers; the model gave up
+    // on numbers it had in front of it.
+    let with_names = "Thought: now calculate the difference\nAction: calculator\nAction Input: {\"expression\": \"germany - france\"}";
+    let gave_up = "Thought: I cannot work it out\nFinal Answer: I cannot find it.";
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(PLAN_AND_SEARCH)
+            .text(with_names)
+            .text(gave_up)
+            .text(SUBTRACT)
+            .text(COMPUTED),
+    );
+    let outcome = agent(&model, Budget::default()).run(QUESTION).await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert_eq!(outcome.answer.as_deref(), Some("16000000"));
+    let requests = model.requests();
+    let failed = &requests[2].messages.last().unwrap().content;
+    assert!(failed.contains("Error (invalid arguments)"), "{failed}");
+    let told = &requests[3].messages.last().unwrap().content;
+    assert!(
+        told.starts_with("Observation: Error: your thought says the answer is worked out, and nothing has been computed yet."),
+        "{told}"
+    );
+    let forced = grammar(&model, 3);
+    assert!(
+        forced.contains("\"calculator\\nAction Input: \"") && !forced.contains("Final Answer"),
+        "{forced}"
+    );
+
+    // Once a computing call gave a result, a failure after it does not
+    // send the answer back.
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(PLAN_AND_SEARCH)
+            .text(SUBTRACT)
+            .text(with_names)
+            .text(COMPUTED),
+    );
+    let outcome = agent(&model, Budget::default()).run(QUESTION).await;
+    assert_eq!(outcome.answer.as_deref(), Some("16000000"));
+    assert_eq!(outcome.steps, 4);
+}

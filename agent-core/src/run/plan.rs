@@ -428,6 +428,9 @@ impl Run {
                         let result =
                             (!observation.is_error()).then_some(observation.content.as_str());
                         let state = &mut self.state;
+                        if observation.error == Some(ToolErrorKind::InvalidArgs) {
+                            state.planned.unread();
+                        }
                         state
                             .planned
                             .called(result, state.grounding.asked_numbers());

@@ -42,6 +42,15 @@ pub(super) struct ComputePlan {
     /// model kept to its plan, and what the tool said is for the model
     /// to read).
     called: bool,
+    /// A computing call ran and its tool could not read the arguments
+    /// (words for numbers, a malformed expression; not a call the loop
+    /// sent back, nor a sum that cannot be done, such as a division by
+    /// zero), and no computing call has given a result.
+    #[serde(default)]
+    unread: bool,
+    /// A computing call gave a result.
+    #[serde(default)]
+    computed: bool,
     /// The next request must call a computing tool.
     pending: bool,
     /// A turn was already made to compute (once per run for a skipped
@@ -103,6 +112,8 @@ impl ComputePlan {
         self.called = true;
         if result.is_some() {
             self.shown_call = None;
+            self.computed = true;
+            self.unread = false;
         }
         if !self.awaiting_result {
             return;
@@ -121,11 +132,26 @@ impl ComputePlan {
         self.binding.get_or_insert_with(Vec::new).extend(numbers);
     }
 
+    /// A computing call ran and its tool could not read the arguments
+    /// (words for numbers, a malformed expression).
+    pub(super) fn unread(&mut self) {
+        if !self.computed {
+            self.unread = true;
+        }
+    }
+
     /// Whether `answer` skips the plan: a thought said the answer is
-    /// worked out, no computing tool was called, the answer has a
-    /// number, and no turn was made to compute yet.
+    /// worked out, nothing has been computed, no turn was made to compute
+    /// yet, and either no computing tool was called and the answer has a
+    /// number, or a computing call ran whose arguments its tool could not
+    /// read (whatever the answer says: the 1.5B model whose
+    /// `sum(scores) / count(scores)` was not read read the file again and
+    /// answered that it could not find the scores it had just read).
     pub(super) fn skipped_by(&self, answer: &str) -> bool {
-        self.said && !self.called && !self.used && answer.chars().any(|c| c.is_ascii_digit())
+        self.said
+            && !self.used
+            && !self.computed
+            && (self.unread || (!self.called && answer.chars().any(|c| c.is_ascii_digit())))
     }
 
     /// The next request must call a computing tool.
@@ -239,7 +265,18 @@ mod tests {
 
         let mut called = heard("We need to calculate the ratio.");
         called.called(None, std::iter::empty());
-        assert!(!called.skipped_by("3.31"));
+        assert!(
+            !called.skipped_by("3.31"),
+            "sent back: its own message says why"
+        );
+        // A call its tool could not read computed nothing: any answer skips.
+        called.unread();
+        assert!(called.skipped_by("3.31"));
+        assert!(called.skipped_by("I cannot find it."));
+        called.called(Some("81"), std::iter::empty());
+        assert!(!called.skipped_by("81"), "computed");
+        called.unread();
+        assert!(!called.skipped_by("81"), "a call not read after a result");
         assert!(!ComputePlan::default().skipped_by("3.31"), "no plan heard");
     }
 
