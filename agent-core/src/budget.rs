@@ -123,10 +123,12 @@ pub struct Budget {
     /// prompt, the task or the tool results: the observation names the
     /// numbers and says to look them up, or to make the same call again if
     /// they are right. Small models otherwise compute with made-up facts.
-    /// Once per run, when the run has tools that find things, the turn
-    /// after such a call must call one of them (a grammar on the text
-    /// transport, `tool_choice: "required"` on the native one): told in
-    /// words, a small model makes the same call again.
+    /// Once per run, when the run has tools that find things and the
+    /// round made no lookup that ran, the turn after such a call must
+    /// call one of them (a grammar on the text transport, `tool_choice:
+    /// "required"` on the native one, where a call to another tool on
+    /// that turn is not run): told in words, a small model makes the same
+    /// call again.
     /// A final answer with such a number is sent back once too; before any
     /// tool has given a result, every number of the answer must be in the
     /// system prompt or the task (small ones included). A computing call
@@ -147,10 +149,10 @@ pub struct Budget {
     /// When a thought of the model said the answer is worked out
     /// ("calculate the difference", "add them up", the computing tool's
     /// name), no computing tool has been called, and the model
-    /// answers with a number (on any turn, the answer turn included), or
-    /// a computing call ran whose arguments its tool could not read (words
-    /// for numbers), none has given a result, and the model answers
-    /// anything (a refusal included), the
+    /// answers with a number (on any turn, the answer turn included), or,
+    /// after some tool found something, a computing call ran whose
+    /// arguments its tool refused (words for numbers), none has given a
+    /// result, and the model answers anything (a refusal included), the
     /// answer is sent back once and the next turn must call a computing
     /// tool: the text transport sends a grammar without the final answer
     /// where the server takes one, the native one `tool_choice:

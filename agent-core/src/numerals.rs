@@ -171,6 +171,44 @@ pub fn space_grouped_thousands(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `number`, plain digits with maybe a `.` and decimals, with its whole
+/// part grouped by thousands with `,` (`110000000` as `110,000,000`),
+/// when that part has four digits or more and does not start with `0`;
+/// `None` otherwise (a number written with other marks, a sign, or no
+/// decimals after its `.`).
+///
+/// ```
+/// use agent_core::numerals::comma_grouped_thousands;
+///
+/// assert_eq!(comma_grouped_thousands("1082.73").as_deref(), Some("1,082.73"));
+/// assert_eq!(comma_grouped_thousands("999"), None);
+/// ```
+pub fn comma_grouped_thousands(number: &str) -> Option<String> {
+    let (whole, decimals) = match number.split_once('.') {
+        Some((whole, decimals)) => (whole, Some(decimals)),
+        None => (number, None),
+    };
+    if whole.len() < 4
+        || whole.starts_with('0')
+        || !whole.bytes().all(|b| b.is_ascii_digit())
+        || !decimals.is_none_or(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    let mut grouped = String::with_capacity(number.len() + whole.len() / 3);
+    for (i, digit) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    if let Some(decimals) = decimals {
+        grouped.push('.');
+        grouped.push_str(decimals);
+    }
+    Some(grouped)
+}
+
 /// Whether `text` has an ASCII digit, one of [`GROUP_SPACES`] and an
 /// ASCII digit in a row: the only place a group of thousands can be.
 fn has_digit_space_digit(text: &str) -> bool {
@@ -290,6 +328,27 @@ fn read_number(chars: &[char], start: usize, one_dot_group: bool) -> (usize, Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plain_numbers_group_by_thousands_with_commas() {
+        for (plain, grouped) in [
+            ("1000", Some("1,000")),
+            ("110000000", Some("110,000,000")),
+            ("1234.5", Some("1,234.5")),
+            ("999", None),
+            ("0123", None),
+            ("1234.", None),
+            ("-1234", None),
+            ("1,234", None),
+            ("1e6", None),
+        ] {
+            assert_eq!(
+                comma_grouped_thousands(plain).as_deref(),
+                grouped,
+                "{plain}"
+            );
+        }
+    }
 
     #[test]
     fn digits_of_other_scripts_and_full_width_signs_become_ascii() {

@@ -746,8 +746,11 @@ fn misusing_the_state_machine_is_a_typed_error() {
 #[tokio::test]
 async fn a_call_with_made_up_numbers_is_sent_back_once_then_runs() {
     // 4127 is in no message the model was given; 300 comes from the task.
+    // The turn after the first call must look up; the lookup finds
+    // nothing.
     let model = ScriptedModel::new()
         .call("1", "add", json!({"a": 4127, "b": 300}))
+        .call("l", "lookup", json!({"query": "stock count"}))
         .call("2", "add", json!({"a": 300, "b": 4127}))
         .call("3", "add", json!({"a": 300, "b": 4127}))
         .text("4427");
@@ -755,20 +758,20 @@ async fn a_call_with_made_up_numbers_is_sent_back_once_then_runs() {
     let outcome = agent.run("Add 300 to the stock count.").await;
     assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
     assert_eq!(outcome.answer.as_deref(), Some("4427"));
-    // The first two calls never reached the toolbox (the sentence that
-    // sent the first back does not make 4127 known); the same call again
-    // ran.
-    assert_eq!(tools.probe.calls.load(Ordering::SeqCst), 1);
-    assert_eq!(outcome.tool_calls, 1);
+    // The first two computing calls never reached the toolbox (the
+    // sentence that sent the first back does not make 4127 known); the
+    // same call again ran.
+    assert_eq!(tools.probe.calls.load(Ordering::SeqCst), 2);
+    assert_eq!(outcome.tool_calls, 2);
     let answers: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
-    for denied in &answers[..2] {
+    for denied in [&answers[0], &answers[2]] {
         assert!(
             denied.contains("4127 is not in the question or in any tool result"),
             "{answers:?}"
         );
     }
     // The call that ran is not noted as a repeat.
-    assert_eq!(answers[2], "4427");
+    assert_eq!(answers[3], "4427");
 }
 
 #[tokio::test]
@@ -778,6 +781,7 @@ async fn a_call_of_only_assumed_numbers_goes_back_for_a_lookup_first() {
     let model = ScriptedModel::new()
         .call("1", "add", json!({"a": 12, "b": 100}))
         .call("2", "add", json!({"a": 12, "b": 100}))
+        .call("3", "add", json!({"a": 12, "b": 100}))
         .text("112");
     let (agent, tools) = grounded_agent(model, Budget::default());
     let outcome = agent.run("What do our subscriptions cost per year?").await;
@@ -788,8 +792,13 @@ async fn a_call_of_only_assumed_numbers_goes_back_for_a_lookup_first() {
         ),
         "{answers:?}"
     );
-    // Made again, it runs: the model may be sure of them.
-    assert_eq!(answers[1], "112");
+    // Made again on the turn that must look up, it waits; made again
+    // after it, it runs: the model may be sure of them.
+    assert!(
+        answers[1].contains("this turn is for looking up the facts the question needs"),
+        "{answers:?}"
+    );
+    assert_eq!(answers[2], "112");
     assert_eq!(tools.probe.calls.load(Ordering::SeqCst), 1);
     assert_eq!(outcome.answer.as_deref(), Some("112"));
 }

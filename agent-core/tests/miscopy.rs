@@ -60,15 +60,18 @@ async fn the_slipped_call_made_once_more_is_a_repeat_of_the_corrected_one() {
 #[tokio::test]
 async fn another_number_sent_back_and_made_again_runs_as_written() {
     let guessed = json!({"a": 2500000, "b": 3800000});
+    // A number that is no slip is from memory: the turn after it must
+    // look up (the lookup finds nothing), then the call runs as written.
     let model = ScriptedModel::new()
         .call("1", "add", guessed.clone())
+        .call("l", "lookup", json!({"query": "population"}))
         .call("2", "add", guessed)
         .text("6300000");
     let (agent, _tools) = grounded_agent(model, Budget::default());
     let outcome = agent.run(TASK).await;
     let answers: Vec<String> = tool_answers(&outcome).into_iter().map(|(_, c)| c).collect();
     assert!(answers[0].starts_with("Error (not run)"), "{answers:?}");
-    assert_eq!(answers[1], "6300000");
+    assert_eq!(answers[2], "6300000");
 }
 
 #[tokio::test]

@@ -18,6 +18,7 @@
 use std::sync::{Arc, OnceLock};
 
 use agent_core::message::Constraint;
+use agent_core::numerals::comma_grouped_thousands;
 use agent_core::transport::REFUSAL_OPENING;
 use serde_json::json;
 
@@ -62,7 +63,9 @@ pub(crate) fn refusal_constraint() -> Arc<Constraint> {
 /// `numbers` (the conversation's, see
 /// [`RequestParts::answer_numbers`](agent_core::transport::RequestParts)), whole: no
 /// digit, and no `.`, `,` or `_` and a digit, follows one, so two of them
-/// cannot join into one that is not. With no numbers, it writes none.
+/// cannot join into one that is not. A number of four whole digits or
+/// more may be written grouped by thousands with `,` too (see
+/// [`comma_grouped_thousands`]). With no numbers, it writes none.
 pub(crate) fn words_constraint_with_numbers(numbers: &[String]) -> Constraint {
     let mut listed: Vec<String> = numbers
         .iter()
@@ -70,6 +73,7 @@ pub(crate) fn words_constraint_with_numbers(numbers: &[String]) -> Constraint {
             n.starts_with(|c: char| c.is_ascii_digit())
                 && n.chars().all(|c| c.is_ascii_digit() || ".,_ ".contains(c))
         })
+        .flat_map(|n| std::iter::once(n.clone()).chain(comma_grouped_thousands(n)))
         .map(|n| format!("\"{n}\""))
         .collect();
     listed.sort_unstable();

@@ -456,3 +456,59 @@ fn a_turn_that_must_compute_requires_a_call_whatever_the_mode_lists() {
     assert_eq!(forced.tool_choice, ToolChoice::Required);
     assert_eq!(forced.tools.len(), 1);
 }
+
+#[tokio::test]
+async fn a_computing_call_from_memory_makes_the_next_turn_look_up_and_a_computing_call_there_waits()
+{
+    // Words mode, so the turn that must look up stands out as `required`.
+    let model = Arc::new(
+        ScriptedModel::new()
+            .call(
+                "c1",
+                "calculator",
+                json!({"expression": "83000000 - 67000000"}),
+            )
+            .call(
+                "c2",
+                "calculator",
+                json!({"expression": "83000000 - 67000000"}),
+            )
+            .call(
+                "c3",
+                "search",
+                json!({"query": "Germany France population"}),
+            )
+            .call(
+                "c4",
+                "calculator",
+                json!({"expression": "84000000 - 68000000"}),
+            )
+            .text("16,000,000 more people live in Germany."),
+    );
+    let transport = NativeTransport::new().with_answer_mode(AnswerMode::Words);
+    let outcome = agent_with(&model, transport, &["search", "calculator"])
+        .run("How many more people live in Germany than in France?")
+        .await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    let requests = model.requests();
+    assert_eq!(requests[0].tool_choice, ToolChoice::Auto);
+    assert_eq!(
+        requests[1].tool_choice,
+        ToolChoice::Required,
+        "must look up"
+    );
+    assert_eq!(
+        names(&requests[1]),
+        names(&requests[0]),
+        "the same tools listed"
+    );
+    // The same computing call on that turn is not run.
+    let waited = &requests[2].messages.last().unwrap().content;
+    assert!(
+        waited.contains("this turn is for looking up the facts the question needs, with search"),
+        "{waited}"
+    );
+    assert_eq!(outcome.tool_calls, 2, "the search, then the computation");
+    // The turn after it is free.
+    assert_eq!(requests[2].tool_choice, ToolChoice::Auto);
+}

@@ -87,6 +87,7 @@ async fn a_model_sure_of_its_numbers_makes_its_call_again_after_the_lookup_and_i
             .text(SEARCH)
             .text(FROM_MEMORY)
             .text(FROM_MEMORY)
+            .text(FROM_MEMORY.replace("83000000", "83500000"))
             .text("Thought: done\nFinal Answer: 16000000"),
     );
     let outcome = agent(&model, &["search", "calculator"], Budget::default())
@@ -105,7 +106,39 @@ async fn a_model_sure_of_its_numbers_makes_its_call_again_after_the_lookup_and_i
     // The same call again ran, as the model insisted.
     let ran = &requests[4].messages.last().unwrap().content;
     assert!(ran.contains("16000000"), "{ran}");
+    // Another call from memory is sent back, and the turn after it is
+    // free: the lookup turn was spent.
+    let told = &requests[5].messages.last().unwrap().content;
+    assert!(
+        told.contains("83500000, 67000000 are not in the question"),
+        "{told}"
+    );
+    let free = grammar(&model, 5);
+    assert!(
+        calls(&free, "calculator") && free.contains("Final Answer"),
+        "once per run: {free}"
+    );
     assert_eq!(outcome.tool_calls, 2);
+}
+
+#[tokio::test]
+async fn a_round_that_also_looked_up_forces_no_lookup() {
+    let both = "Thought: both\nAction: search\nAction Input: {\"query\": \"Germany France population\"}\nAction: calculator\nAction Input: {\"expression\": \"83000000 - 67000000\"}";
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(both)
+            .text(SUBTRACT)
+            .text(COMPUTED),
+    );
+    let outcome = agent(&model, &["search", "calculator"], Budget::default())
+        .run(QUESTION)
+        .await;
+    assert_eq!(outcome.answer.as_deref(), Some("16000000"));
+    let free = grammar(&model, 1);
+    assert!(
+        calls(&free, "calculator") && free.contains("Final Answer"),
+        "{free}"
+    );
 }
 
 #[tokio::test]

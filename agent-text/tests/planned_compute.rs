@@ -264,6 +264,29 @@ async fn an_answer_after_computing_calls_that_only_failed_is_sent_back_to_the_ca
         "{forced}"
     );
 
+    // A sum that cannot be done is no call left unread: the answer stands.
+    let by_zero = "Thought: now calculate the ratio\nAction: calculator\nAction Input: {\"expression\": \"84000000 / 0\"}";
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(PLAN_AND_SEARCH)
+            .text(by_zero)
+            .text(gave_up),
+    );
+    let outcome = agent(&model, Budget::default()).run(QUESTION).await;
+    assert_eq!(outcome.answer.as_deref(), Some("I cannot find it."));
+    assert_eq!(outcome.steps, 3);
+
+    // Nor is a call made before anything was found.
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(with_names)
+            .text(PLAN_AND_SEARCH)
+            .text(gave_up),
+    );
+    let outcome = agent(&model, Budget::default()).run(QUESTION).await;
+    assert_eq!(outcome.answer.as_deref(), Some("I cannot find it."));
+    assert_eq!(outcome.steps, 3);
+
     // Once a computing call gave a result, a failure after it does not
     // send the answer back.
     let model = Arc::new(

@@ -174,8 +174,9 @@ impl Run {
 
     /// Why an answer-turn answer gets a compute round that must call a
     /// computing tool, if it does: a thought of the run said the answer
-    /// is worked out, and no computing tool was called
-    /// ([`Budget::compute_when_planned`](crate::Budget)).
+    /// is worked out, and nothing was computed (see
+    /// `ComputePlan::skipped_by`;
+    /// [`Budget::compute_when_planned`](crate::Budget)).
     fn planned_uncomputed(&self, answer: &str) -> Option<String> {
         let state = &self.state;
         (state.budget.compute_when_planned
@@ -209,6 +210,18 @@ impl Run {
             .tools
             .iter()
             .filter(|t| state.grounded_tools.contains(&t.name))
+            .cloned()
+            .collect()
+    }
+
+    /// The tools among `offered` (the run's tools when `None`) that find
+    /// things rather than compute (see `plan::finding_tools`).
+    pub(super) fn finding_tool_specs(&self, offered: Option<&[ToolSpec]>) -> Vec<ToolSpec> {
+        let state = &self.state;
+        offered
+            .unwrap_or(&state.tools)
+            .iter()
+            .filter(|t| !state.grounded_tools.contains(&t.name))
             .cloned()
             .collect()
     }

@@ -111,7 +111,9 @@ impl Run {
     }
 
     /// A final answer with a number, given after a thought said the
-    /// answer is worked out and before any computing tool was called,
+    /// answer is worked out and before any computing tool was called (or
+    /// any answer, after computing calls whose arguments were refused and
+    /// none that gave a result; see `ComputePlan::skipped_by`),
     /// is sent back once, and the next turn must call a computing tool
     /// ([`Budget::compute_when_planned`](crate::Budget)). Not while the
     /// question names something no result has shown (see

@@ -1,15 +1,19 @@
 //! A computation with numbers from memory: the turn after it must look
 //! them up ([`Budget::ground_numbers`](crate::Budget)). A computing call
-//! whose numbers are in no tool result, and are no slips of known ones, is
-//! sent back with a message that says to look the facts up first; a 0.5B
-//! model that has not looked anything up makes the same call again
-//! instead (`2015 - 1984` for "how many years after the Eiffel Tower was
+//! sent back to look its numbers up (numbers in no tool result that are
+//! no slips of known ones, no runaway digits, no arithmetic worked out in
+//! words, no line numbers) says to look the facts up first; a 0.5B model
+//! that has not looked anything up makes the same call again instead
+//! (`2015 - 1984` for "how many years after the Eiffel Tower was
 //! completed"), which then runs as the model insisted. So the turn after
-//! such a call must call one of the run's tools that find things (a
-//! grammar of those tools and no final answer on the text transport,
-//! `tool_choice: "required"` on the native one), once per run. The turn
-//! after that is free: a model that was right about its numbers makes its
-//! call again, and it runs.
+//! such a call must call one of the run's tools that find things, once
+//! per run: the text transport sends a grammar of those tools and no
+//! final answer, the native one `tool_choice: "required"`, and a call to
+//! another tool on that turn is not run (a native model may still make
+//! its computing call). Not when the same round also made a lookup that
+//! ran. The turn after the lookup is free: a model sure of its numbers
+//! makes its call again (sent back once more if the lookup brought new
+//! numbers, see `Grounding::check`), and it runs.
 
 use serde::{Deserialize, Serialize};
 
@@ -18,18 +22,26 @@ use serde::{Deserialize, Serialize};
 pub(super) struct LookUpFirst {
     /// The next request must call a tool that finds things.
     pending: bool,
-    /// A turn was made to look up already (once per run).
+    /// The request being built was made to look up.
+    requested: bool,
+    /// The reply being read answers a request made to look up: its calls
+    /// to other tools are not run.
+    on_turn: bool,
+    /// A request was made to look up already (once per run).
     used: bool,
 }
 
 impl LookUpFirst {
     /// A computing call was sent back for numbers from memory: the next
-    /// request must look them up, unless a turn did so already.
+    /// request must look them up, unless one did so already.
     pub(super) fn force(&mut self) {
-        if !self.used {
-            self.pending = true;
-            self.used = true;
-        }
+        self.pending = !self.used;
+    }
+
+    /// The round that sent the call back also made a lookup that ran: the
+    /// next request need not make another.
+    pub(super) fn looked_up(&mut self) {
+        self.pending = false;
     }
 
     /// Whether the request being built must call a tool that finds things.
@@ -37,9 +49,24 @@ impl LookUpFirst {
         self.pending
     }
 
-    /// The model replied to a request: a forced lookup turn is over.
+    /// The request being built was made to look up (it offers tools that
+    /// find things): the once per run is spent.
+    pub(super) fn requested(&mut self) {
+        self.requested = true;
+        self.used = true;
+    }
+
+    /// The model replied to a request: a forced lookup turn is over, and
+    /// its calls are read as the reply to one.
     pub(super) fn answered(&mut self) {
+        self.on_turn = self.requested;
+        self.requested = false;
         self.pending = false;
+    }
+
+    /// Whether the calls being planned reply to a request made to look up.
+    pub(super) fn on_turn(&self) -> bool {
+        self.on_turn
     }
 }
 
@@ -53,9 +80,27 @@ mod tests {
         assert!(!look_up.pending());
         look_up.force();
         assert!(look_up.pending());
+        // Not requested (an answer turn came first): not spent.
+        look_up.answered();
+        assert!(!look_up.pending() && !look_up.on_turn());
+        look_up.force();
+        look_up.requested();
         look_up.answered();
         assert!(!look_up.pending(), "one turn");
+        assert!(look_up.on_turn(), "its calls are read as a lookup turn's");
+        look_up.answered();
+        assert!(!look_up.on_turn());
         look_up.force();
         assert!(!look_up.pending(), "once per run");
+    }
+
+    #[test]
+    fn a_round_that_also_looked_up_forces_no_lookup() {
+        let mut look_up = LookUpFirst::default();
+        look_up.force();
+        look_up.looked_up();
+        assert!(!look_up.pending());
+        look_up.force();
+        assert!(look_up.pending(), "still unspent");
     }
 }

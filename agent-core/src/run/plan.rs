@@ -25,8 +25,8 @@ use super::head_work::worked_out_in;
 use super::miscopy::{corrected_arguments, corrected_text, correction_note};
 use super::planned::ShownCall;
 use super::reasons::{
-    MISCOPIES_NAMED, climb_reason, either, fed_back_reason, line_numbers_reason, miscopy_reason,
-    sends_to_look_up, ungrounded_reason, worked_out_reason,
+    MISCOPIES_NAMED, climb_reason, either, fed_back_reason, line_numbers_reason,
+    look_up_first_reason, miscopy_reason, sends_to_look_up, ungrounded_reason, worked_out_reason,
 };
 use super::runaway::note_runaway_argument;
 use super::{Phase, Run, State};
@@ -265,6 +265,11 @@ impl Run {
                 plans.push(skip(reason));
                 continue;
             }
+            if state.look_up.on_turn() && state.grounded_tools.contains(&call.name) {
+                // A native model may still compute on a lookup turn.
+                plans.push(skip(&look_up_first_reason(&finding_tools(state))));
+                continue;
+            }
             let key = canonical_call_key(&call.name, &call.arguments);
             let mut correction = None;
             if grounding && state.grounded_tools.contains(&call.name) {
@@ -354,6 +359,13 @@ impl Run {
                 });
             }
         }
+        let looked_up = calls
+            .iter()
+            .zip(&plans)
+            .any(|(call, plan)| plan.runs() && !self.state.grounded_tools.contains(&call.name));
+        if looked_up {
+            self.state.look_up.looked_up();
+        }
         if looped || repeated_result {
             // No call of a looping round runs: answer them all and stop.
             let plans: Vec<CallPlan> = plans
@@ -428,7 +440,11 @@ impl Run {
                         let result =
                             (!observation.is_error()).then_some(observation.content.as_str());
                         let state = &mut self.state;
-                        if observation.error == Some(ToolErrorKind::InvalidArgs) {
+                        // With something found to compute on: a run that
+                        // found nothing has nothing to compute.
+                        if observation.error == Some(ToolErrorKind::InvalidArgs)
+                            && state.progress.found_something
+                        {
                             state.planned.unread();
                         }
                         state

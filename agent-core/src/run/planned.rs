@@ -12,7 +12,11 @@
 //! 8,650,000 computed right above it); so the turn right after that
 //! result writes, in its thought and answer, only the numbers computed
 //! then and the question's own (a transport that constrains decoding
-//! holds it to them; it may still make another call).
+//! holds it to them; it may still make another call). A computing call
+//! whose arguments its tool refused (a calculator given names for
+//! numbers) computed nothing either: after it, any answer skips the plan,
+//! a refusal too (the 1.5B model read the file again and answered that
+//! it could not find the scores it had just read).
 
 use serde::{Deserialize, Serialize};
 
@@ -42,10 +46,11 @@ pub(super) struct ComputePlan {
     /// model kept to its plan, and what the tool said is for the model
     /// to read).
     called: bool,
-    /// A computing call ran and its tool could not read the arguments
-    /// (words for numbers, a malformed expression; not a call the loop
-    /// sent back, nor a sum that cannot be done, such as a division by
-    /// zero), and no computing call has given a result.
+    /// A computing call ran, after some tool found something, and its
+    /// tool refused the arguments (`ToolErrorKind::InvalidArgs`: for the
+    /// calculator, words for numbers or a malformed expression; not a call
+    /// the loop sent back, nor a sum that cannot be done, such as a
+    /// division by zero), and no computing call has given a result.
     #[serde(default)]
     unread: bool,
     /// A computing call gave a result.
@@ -132,8 +137,8 @@ impl ComputePlan {
         self.binding.get_or_insert_with(Vec::new).extend(numbers);
     }
 
-    /// A computing call ran and its tool could not read the arguments
-    /// (words for numbers, a malformed expression).
+    /// A computing call ran, after some tool found something, and its
+    /// tool refused the arguments (see the field).
     pub(super) fn unread(&mut self) {
         if !self.computed {
             self.unread = true;

@@ -116,6 +116,15 @@ pub(super) fn answer_compute_reason(numbers: &[String], compute_with: &[String])
     )
 }
 
+/// Why a call to a computing tool is not run on a turn that was made
+/// to look the numbers up with `find_with` (see `look_up`).
+pub(super) fn look_up_first_reason(find_with: &[&str]) -> String {
+    format!(
+        "this turn is for looking up the facts the question needs, with {}; make that call first",
+        either(find_with)
+    )
+}
+
 /// Whether [`ungrounded_reason`] sends a call with these unknown
 /// `numbers` to look its facts up with `find_with`: when there are such
 /// tools, and the numbers are neither all slips of known ones nor all

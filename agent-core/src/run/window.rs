@@ -116,17 +116,18 @@ impl Run {
         // Never on an answer turn that only answers: a forced call that
         // gave no result in the compute round is not forced again there.
         let offered = self.offered_tools(answer_only);
-        let must_call = if self.state.planned.pending() && (!answer_only || compute) {
+        // A lookup first, when both are due: the call the forced
+        // computation made was sent back to look its numbers up.
+        let look_up = if self.state.look_up.pending() && !answer_only {
+            self.finding_tool_specs(offered.as_deref())
+        } else {
+            Vec::new()
+        };
+        let must_call = if !look_up.is_empty() {
+            self.state.look_up.requested();
+            look_up
+        } else if self.state.planned.pending() && (!answer_only || compute) {
             self.computing_tools()
-        } else if self.state.look_up.pending() && !answer_only {
-            let state = &self.state;
-            offered
-                .as_deref()
-                .unwrap_or(&state.tools)
-                .iter()
-                .filter(|t| !state.grounded_tools.contains(&t.name))
-                .cloned()
-                .collect()
         } else {
             Vec::new()
         };

@@ -17,6 +17,8 @@
 //! wrote the looked-up numbers grouped writes its answer grouped too.
 //! Kept from it, the 1.5B model wrote `110, 110, 110`.
 
+use agent_core::numerals::comma_grouped_thousands;
+
 use super::ast::{CharClass, Expr, RuleSet};
 
 /// The marks that join digits into one number.
@@ -44,7 +46,7 @@ pub(super) fn text_with_numbers(
     let mut listed: Vec<String> = numbers
         .iter()
         .filter(|n| n.starts_with(|c: char| c.is_ascii_digit()))
-        .flat_map(|n| std::iter::once(n.clone()).chain(grouped_by_thousands(n)))
+        .flat_map(|n| std::iter::once(n.clone()).chain(comma_grouped_thousands(n)))
         .collect();
     listed.sort_unstable();
     listed.dedup();
@@ -71,32 +73,4 @@ pub(super) fn text_with_numbers(
         name,
         Expr::seq([first, Expr::repeat(item, 0, Some(max.saturating_sub(1)))]),
     )
-}
-
-/// `number` (digits, maybe a `.` and decimals) with its whole part
-/// grouped by thousands with `,`, when that part has four digits or more;
-/// `None` otherwise, or when it is written with other marks.
-fn grouped_by_thousands(number: &str) -> Option<String> {
-    let (whole, decimals) = match number.split_once('.') {
-        Some((whole, decimals)) => (whole, Some(decimals)),
-        None => (number, None),
-    };
-    if whole.len() < 4
-        || !whole.bytes().all(|b| b.is_ascii_digit())
-        || !decimals.is_none_or(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
-    {
-        return None;
-    }
-    let mut grouped = String::with_capacity(number.len() + whole.len() / 3);
-    for (i, digit) in whole.chars().enumerate() {
-        if i > 0 && (whole.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(digit);
-    }
-    if let Some(decimals) = decimals {
-        grouped.push('.');
-        grouped.push_str(decimals);
-    }
-    Some(grouped)
 }

@@ -62,7 +62,7 @@ pub fn react_grammar(tools: &[ToolSpec]) -> Grammar {
 
 /// The grammar of a step that must call one of `tools`: a thought, then
 /// an action with input that follows the tool's schema, and no final
-/// answer. For a turn the run has decided must compute (see
+/// answer. For a turn the run has decided must compute, or look up (see
 /// [`RequestParts::must_call`](agent_core::transport::RequestParts)); with
 /// no tools it is [`react_grammar`]'s final answer alone.
 ///
