@@ -7,37 +7,19 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod forced;
+
 use std::sync::Arc;
 
 use agent_core::testing::ScriptedModel;
-use agent_core::{Agent, Budget, StopReason};
-use agent_text::TextTransport;
-use agent_tools::builtin;
+use agent_core::{Budget, StopReason};
+use forced::{builtin_agent as agent, sent_grammar as grammar};
 
 const QUESTION: &str = "How many more people live in Germany than in France?";
 const FROM_MEMORY: &str = "Thought: subtract them\nAction: calculator\nAction Input: {\"expression\": \"83000000 - 67000000\"}";
 const SEARCH: &str = "Thought: look them up\nAction: search\nAction Input: {\"query\": \"Germany France population\"}";
 const SUBTRACT: &str = "Thought: subtract them\nAction: calculator\nAction Input: {\"expression\": \"84000000 - 68000000\"}";
 const COMPUTED: &str = "Thought: the calculator says it\nFinal Answer: 16000000";
-
-fn agent(model: &Arc<ScriptedModel>, tools: &[&str], budget: Budget) -> Agent {
-    Agent::builder()
-        .model(Arc::clone(model))
-        .transport(TextTransport::new())
-        .toolbox(builtin::registry(tools, None, true).unwrap().allow_all())
-        .budget(budget)
-        .build()
-        .unwrap()
-}
-
-fn grammar(model: &ScriptedModel, request: usize) -> String {
-    model.requests()[request]
-        .constraint
-        .as_ref()
-        .unwrap()
-        .grammar
-        .clone()
-}
 
 /// Whether a step grammar lets the model call `tool`.
 fn calls(grammar: &str, tool: &str) -> bool {

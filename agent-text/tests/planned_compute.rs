@@ -7,12 +7,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod forced;
+
 use std::sync::Arc;
 
 use agent_core::testing::ScriptedModel;
 use agent_core::{Agent, Budget, StopReason};
-use agent_text::TextTransport;
-use agent_tools::builtin;
+use forced::{builtin_agent, sent_grammar as grammar};
 
 const QUESTION: &str = "How many more people live in Germany than in France?";
 const PLAN_AND_SEARCH: &str = "Thought: I need both populations, then calculate the difference.\nAction: search\nAction Input: {\"query\": \"Germany France population\"}";
@@ -21,26 +22,7 @@ const SUBTRACT: &str = "Thought: subtract them\nAction: calculator\nAction Input
 const COMPUTED: &str = "Thought: the calculator says it\nFinal Answer: 16000000";
 
 fn agent(model: &Arc<ScriptedModel>, budget: Budget) -> Agent {
-    Agent::builder()
-        .model(Arc::clone(model))
-        .transport(TextTransport::new())
-        .toolbox(
-            builtin::registry(&["search", "calculator"], None, true)
-                .unwrap()
-                .allow_all(),
-        )
-        .budget(budget)
-        .build()
-        .unwrap()
-}
-
-fn grammar(model: &ScriptedModel, request: usize) -> String {
-    model.requests()[request]
-        .constraint
-        .as_ref()
-        .unwrap()
-        .grammar
-        .clone()
+    builtin_agent(model, &["search", "calculator"], budget)
 }
 
 #[tokio::test]
