@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 /// Whether the run made, or is making, the model look its numbers up.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub(super) struct LookUpFirst {
     /// The next request must call a tool that finds things.
     pending: bool,
