@@ -246,39 +246,26 @@ async fn an_answer_after_computing_calls_that_only_failed_is_sent_back_to_the_ca
         "{forced}"
     );
 
-    // A sum that cannot be done is no call left unread: the answer stands.
+    // The answer stands after a sum that cannot be done, after a call
+    // made before anything was found, and after a computing call that
+    // gave a result (a call not read after it).
     let by_zero = "Thought: now calculate the ratio\nAction: calculator\nAction Input: {\"expression\": \"84000000 / 0\"}";
-    let model = Arc::new(
-        ScriptedModel::new()
-            .text(PLAN_AND_SEARCH)
-            .text(by_zero)
-            .text(gave_up),
-    );
-    let outcome = agent(&model, Budget::default()).run(QUESTION).await;
-    assert_eq!(outcome.answer.as_deref(), Some("I cannot find it."));
-    assert_eq!(outcome.steps, 3);
-
-    // Nor is a call made before anything was found.
-    let model = Arc::new(
-        ScriptedModel::new()
-            .text(with_names)
-            .text(PLAN_AND_SEARCH)
-            .text(gave_up),
-    );
-    let outcome = agent(&model, Budget::default()).run(QUESTION).await;
-    assert_eq!(outcome.answer.as_deref(), Some("I cannot find it."));
-    assert_eq!(outcome.steps, 3);
-
-    // Once a computing call gave a result, a failure after it does not
-    // send the answer back.
-    let model = Arc::new(
-        ScriptedModel::new()
-            .text(PLAN_AND_SEARCH)
-            .text(SUBTRACT)
-            .text(with_names)
-            .text(COMPUTED),
-    );
-    let outcome = agent(&model, Budget::default()).run(QUESTION).await;
-    assert_eq!(outcome.answer.as_deref(), Some("16000000"));
-    assert_eq!(outcome.steps, 4);
+    let cases: [(&[&str], &str); 3] = [
+        (&[PLAN_AND_SEARCH, by_zero, gave_up], "I cannot find it."),
+        (&[with_names, PLAN_AND_SEARCH, gave_up], "I cannot find it."),
+        (
+            &[PLAN_AND_SEARCH, SUBTRACT, with_names, COMPUTED],
+            "16000000",
+        ),
+    ];
+    for (replies, answer) in cases {
+        let model = Arc::new(
+            replies
+                .iter()
+                .fold(ScriptedModel::new(), |model, reply| model.text(*reply)),
+        );
+        let outcome = agent(&model, Budget::default()).run(QUESTION).await;
+        assert_eq!(outcome.answer.as_deref(), Some(answer), "{replies:?}");
+        assert_eq!(outcome.steps, replies.len() as u32, "{replies:?}");
+    }
 }
