@@ -13,13 +13,23 @@
 //!   comma followed by exactly three digits after a group of one to three
 //!   other than `0` (`2,450`) is a thousands separator the English way
 //!   and stays as it is; one group after a dot (`48.000`) is thousands
-//!   only on a line that writes a decimal comma.
+//!   only on a line that writes a decimal comma, or in a text that
+//!   writes thousands with a dot.
 //! - [`space_grouped_thousands`]: groups of three digits after a space,
 //!   a no-break space or a thin space ([`GROUP_SPACES`]) joined into one
 //!   number (`1 234 567` is `1234567`).
 //! - [`plain_numbers`]: all three, in that order.
+//!
+//! One group after a dot (`3.500`) is read as thousands in a text that
+//! writes thousands with a dot, as [`writes_thousands_with_dots`] tells
+//! from the text's numbers and words ([`plain_numbers_reading`] says how
+//! to read a text that does not tell).
+
+mod dot_groups;
 
 use std::borrow::Cow;
+
+pub use dot_groups::{one_dot_group_numbers, writes_thousands_with_dots};
 
 /// The first code point (the digit zero) of each run of ten decimal
 /// digits outside ASCII that a question or a model may write.
@@ -79,27 +89,48 @@ pub fn ascii_numerals(text: &str) -> Cow<'_, str> {
 /// decimal point and without separators (see the module doc); borrowed
 /// when there are none. A line that writes a decimal comma writes its
 /// thousands with dots: there one group after a dot (`48.000`) is
-/// thousands too.
+/// thousands too, and so it is in a text that writes thousands with a
+/// dot ([`writes_thousands_with_dots`]).
 pub fn comma_decimals(text: &str) -> Cow<'_, str> {
-    if !text.bytes().any(|b| b.is_ascii_digit()) {
+    comma_decimals_reading(text, false)
+}
+
+/// [`comma_decimals`], reading one group after a dot as thousands in a
+/// text that does not tell how it writes them when
+/// `untold_dots_are_thousands`.
+fn comma_decimals_reading(text: &str, untold_dots_are_thousands: bool) -> Cow<'_, str> {
+    if !text.bytes().any(|b| b.is_ascii_digit()) || !text.contains([',', '.']) {
         return Cow::Borrowed(text);
     }
+    let dots_are_thousands = writes_thousands_with_dots(text).unwrap_or(untold_dots_are_thousands);
     let mut out = String::new();
     let mut changed = false;
-    for line in text.split_inclusive('\n') {
+    for (line, row) in lines_and_rows(text) {
         // Only a comma or a dot makes a number's plain form differ.
         if !line.contains([',', '.']) || !line.bytes().any(|b| b.is_ascii_digit()) {
             out.push_str(line);
             continue;
         }
+        if row {
+            // Each field of a row of comma-separated values is read on
+            // its own: `50,1250` is two fields, not fifty point one.
+            for (i, field) in line.split(',').enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                let chars: Vec<char> = field.chars().collect();
+                match rewrite_line(&chars, dots_are_thousands) {
+                    Some(plain) => {
+                        out.push_str(&plain);
+                        changed = true;
+                    }
+                    None => out.push_str(field),
+                }
+            }
+            continue;
+        }
         let chars: Vec<char> = line.chars().collect();
-        let (plain, decimal_comma) = rewrite_numbers(&chars, false);
-        let plain = if decimal_comma {
-            rewrite_numbers(&chars, true).0
-        } else {
-            plain
-        };
-        match plain {
+        match rewrite_line(&chars, dots_are_thousands) {
             Some(plain) => {
                 out.push_str(&plain);
                 changed = true;
@@ -114,13 +145,67 @@ pub fn comma_decimals(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// One line's numbers in their plain form, `None` when none changes; one
+/// group after a dot is thousands when `dots_are_thousands` or the line
+/// writes a decimal comma.
+fn rewrite_line(chars: &[char], dots_are_thousands: bool) -> Option<String> {
+    let (plain, decimal_comma) = rewrite_numbers(chars, dots_are_thousands);
+    if decimal_comma && !dots_are_thousands {
+        rewrite_numbers(chars, true).0
+    } else {
+        plain
+    }
+}
+
+/// The lines of `text` (each with its line break), and whether each is a
+/// row of comma-separated values: a line with two commas or more, none
+/// followed by a space, beside a line with as many (a table's header or
+/// another row).
+fn lines_and_rows(text: &str) -> Vec<(&str, bool)> {
+    let commas = |line: &str| {
+        if line.contains(", ") {
+            0
+        } else {
+            line.matches(',').count()
+        }
+    };
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let counts: Vec<usize> = lines.iter().map(|line| commas(line)).collect();
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let n = counts[i];
+            let beside = (i > 0 && counts[i - 1] == n) || counts.get(i + 1) == Some(&n);
+            (*line, n >= 2 && beside)
+        })
+        .collect()
+}
+
 /// `text` with every number written plainly: [`ascii_numerals`], then
 /// [`space_grouped_thousands`], then [`comma_decimals`]; borrowed when
 /// nothing changes.
 pub fn plain_numbers(text: &str) -> Cow<'_, str> {
+    plain_numbers_reading(text, false)
+}
+
+/// [`plain_numbers`], reading one group after a dot (`3.500`) as
+/// thousands in a text that does not tell how it writes them (a table of
+/// numbers, a short answer) when `untold_dots_are_thousands`: the loop
+/// reads a tool result the way the question's language writes.
+///
+/// ```
+/// use agent_core::numerals::plain_numbers_reading;
+///
+/// let table = "sku,name,stock\nA-101,hub,3.500\n";
+/// assert_eq!(plain_numbers_reading(table, true), "sku,name,stock\nA-101,hub,3500\n");
+/// assert_eq!(plain_numbers_reading(table, false), table);
+/// assert_eq!(plain_numbers_reading("The rod is 3.500 m long.", true), "The rod is 3.500 m long.");
+/// ```
+pub fn plain_numbers_reading(text: &str, untold_dots_are_thousands: bool) -> Cow<'_, str> {
     let ascii = ascii_numerals(text);
     let grouped = space_grouped_thousands(&ascii);
-    let plain = comma_decimals(&grouped);
+    let plain = comma_decimals_reading(&grouped, untold_dots_are_thousands);
     if plain == text {
         Cow::Borrowed(text)
     } else {
@@ -289,7 +374,8 @@ fn read_number(chars: &[char], start: usize, one_dot_group: bool) -> (usize, Opt
         groups.push(i);
         i += 4;
     }
-    let dotted = (1..=3).contains(&first) && !groups.is_empty();
+    // A group of thousands never follows a lone `0` (`0.125`).
+    let dotted = (1..=3).contains(&first) && !groups.is_empty() && integer != "0";
     let comma_digits = if chars.get(i) == Some(&',') {
         digits_at(chars, i + 1)
     } else {

@@ -228,8 +228,9 @@ fn numbers(value: &Value) -> Vec<f64> {
 fn value_of(written: &str) -> Option<f64> {
     Some(magnitude(written)).filter(|v| v.is_finite())
 }
+
 /// The string values in `value`, trimmed, at any depth.
-fn string_values(value: &Value, out: &mut Vec<String>) {
+pub(super) fn string_values(value: &Value, out: &mut Vec<String>) {
     match value {
         Value::String(s) if !s.trim().is_empty() => out.push(s.trim().to_string()),
         Value::Array(items) => items.iter().for_each(|v| string_values(v, out)),

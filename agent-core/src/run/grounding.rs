@@ -42,10 +42,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::arithmetic::{FalseClaim, false_claims};
+use super::fed_back::string_values;
 use super::gutter::split_gutters;
 use crate::equation::computed_side;
 use crate::message::{Message, Role};
-use crate::numerals::{GROUP_SPACES, has_digits, plain_numbers};
+use crate::numerals::{
+    GROUP_SPACES, has_digits, one_dot_group_numbers, plain_numbers_reading,
+    writes_thousands_with_dots,
+};
 use crate::script::is_spaced_letter;
 
 /// Constants a model may use without finding them in the conversation:
@@ -112,6 +116,18 @@ pub(super) struct Grounding {
     /// a computing call that looked nothing else up can stand on.
     #[serde(default)]
     gutter_only: BTreeSet<String>,
+    /// Whether the question writes thousands with a dot
+    /// ([`writes_thousands_with_dots`]): how one group after a dot
+    /// (`3.500`) is read in a text that does not tell, such as a table.
+    #[serde(default)]
+    dots_are_thousands: bool,
+    /// Numbers written with one group after a dot (`3.500`), as written,
+    /// that a text the model was given means as thousands.
+    #[serde(default)]
+    thousands_dots: BTreeSet<String>,
+    /// The same, that a text means as decimals (`1.250` mm in English).
+    #[serde(default)]
+    decimal_dots: BTreeSet<String>,
 }
 
 impl Grounding {
@@ -167,10 +183,63 @@ impl Grounding {
         if !has_digits(text) {
             return;
         }
+        self.learn_dot_groups(text);
         self.learn_forms_as_written(text, question);
-        if let Cow::Owned(plain) = plain_numbers(text) {
+        if let Cow::Owned(plain) = plain_numbers_reading(text, self.dots_are_thousands) {
             self.learn_forms_as_written(&plain, question);
         }
+    }
+
+    /// Learns how the question writes thousands (see
+    /// `dots_are_thousands`), before any text of the run is learned.
+    pub(super) fn learn_how_numbers_are_written(&mut self, task: &[Message]) {
+        self.dots_are_thousands = task
+            .iter()
+            .rev()
+            .find(|m| m.role == Role::User)
+            .and_then(|m| writes_thousands_with_dots(&m.content))
+            .unwrap_or(false);
+    }
+
+    /// Remembers each number of `text` written with one group after a dot
+    /// as thousands or as a decimal, as `text` means it.
+    fn learn_dot_groups(&mut self, text: &str) {
+        let numbers = one_dot_group_numbers(text);
+        if numbers.is_empty() {
+            return;
+        }
+        let thousands = writes_thousands_with_dots(text).unwrap_or(self.dots_are_thousands);
+        let kept = if thousands {
+            &mut self.thousands_dots
+        } else {
+            &mut self.decimal_dots
+        };
+        kept.extend(numbers.into_iter().map(str::to_string));
+    }
+
+    /// The numbers of a computing call's `arguments` written with one group
+    /// after a dot (`3.500`) that the texts the model was given mean as
+    /// thousands (and none as a decimal), each with its plain form
+    /// (`3500`): a small model copies `3.500` from a German or Italian
+    /// result, and a calculator reads three and a half.
+    pub(super) fn thousands_dots_in(&self, arguments: &Value) -> Vec<(String, String)> {
+        let mut found = Vec::new();
+        if self.thousands_dots.is_empty() {
+            return found;
+        }
+        let mut texts = Vec::new();
+        string_values(arguments, &mut texts);
+        for text in &texts {
+            for written in one_dot_group_numbers(text) {
+                if self.thousands_dots.contains(written)
+                    && !self.decimal_dots.contains(written)
+                    && !found.iter().any(|(w, _)| w == written)
+                {
+                    found.push((written.to_string(), written.replace('.', "")));
+                }
+            }
+        }
+        found
     }
 
     /// [`learn_forms`](Self::learn_forms) of `text` as it is written.
@@ -540,7 +609,7 @@ fn collect_ungrounded(value: &Value, known: &Grounding, rule: Rule, out: &mut Ve
             if missing.is_empty() {
                 return;
             }
-            if let Cow::Owned(plain) = plain_numbers(text)
+            if let Cow::Owned(plain) = plain_numbers_reading(text, known.dots_are_thousands)
                 && ungrounded_numbers(&plain, known, rule).is_empty()
             {
                 return;

@@ -7,6 +7,10 @@
 //! populations with `1400000` twice), and the slip run as written makes
 //! every later step wrong. Any other number sent back and made again
 //! still runs as written: the model may know what the results do not.
+//!
+//! A number copied with a dot between thousands (`3.500` from a German
+//! or Italian text, see `Grounding::thousands_dots_in`) runs as a plain
+//! one the same way, at once: a calculator reads three and a half.
 
 use serde_json::{Number, Value};
 
@@ -59,23 +63,39 @@ pub(super) fn corrected_text(arguments: &Value, slips: &[(String, String)]) -> O
     })
 }
 
-/// The note an observation of a corrected call ends with.
-pub(super) fn correction_note(slips: &[(String, String)]) -> String {
-    let each: Vec<String> = slips
-        .iter()
-        .map(|(written, known)| in_place_of(written, known))
-        .collect();
-    let known: Vec<&str> = slips.iter().map(|(_, known)| known.as_str()).collect();
-    let numbers = if slips.len() == 1 {
-        "the number"
-    } else {
-        "the numbers"
-    };
-    format!(
-        "\n(Note: this call ran with {}, {numbers} written above as {}.)",
-        each.join(" and "),
-        known.join(" and ")
-    )
+/// The note an observation of a corrected call ends with: the `slips` it
+/// ran with the known numbers in place of, and the numbers written with
+/// a dot between thousands (`dots`, as `3.500`) it ran with as plain ones.
+pub(super) fn correction_note(slips: &[(String, String)], dots: &[(String, String)]) -> String {
+    let mut note = String::new();
+    if !slips.is_empty() {
+        let each: Vec<String> = slips
+            .iter()
+            .map(|(written, known)| in_place_of(written, known))
+            .collect();
+        let known: Vec<&str> = slips.iter().map(|(_, known)| known.as_str()).collect();
+        let numbers = if slips.len() == 1 {
+            "the number"
+        } else {
+            "the numbers"
+        };
+        note.push_str(&format!(
+            "\n(Note: this call ran with {}, {numbers} written above as {}.)",
+            each.join(" and "),
+            known.join(" and ")
+        ));
+    }
+    if !dots.is_empty() {
+        let each: Vec<String> = dots
+            .iter()
+            .map(|(written, plain)| in_place_of(written, plain))
+            .collect();
+        note.push_str(&format!(
+            "\n(Note: this call ran with {}: the text it comes from writes thousands with a dot.)",
+            each.join(" and ")
+        ));
+    }
+    note
 }
 
 /// Replaces every whole `written` in the text values of `value`, and
@@ -190,7 +210,7 @@ mod tests {
     #[test]
     fn the_note_names_each_number_run_and_what_the_results_say() {
         assert_eq!(
-            correction_note(&slip()),
+            correction_note(&slip(), &[]),
             "\n(Note: this call ran with 14000000 in place of 1400000, the number written above as 14,000,000.)"
         );
     }

@@ -374,6 +374,7 @@ impl Run {
             let Run { state, .. } = &mut run;
             let (opening, rest) = state.transcript.split_at(state.head);
             let (history, task) = rest.split_at(state.task_index - state.head);
+            state.grounding.learn_how_numbers_are_written(task);
             state.grounding.learn_messages(opening);
             state.grounding.learn_history(history);
             state.grounding.learn_question(task);

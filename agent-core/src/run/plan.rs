@@ -287,10 +287,12 @@ impl Run {
                     plans.push(skip(&reason));
                     continue;
                 }
-                correction = corrected_arguments(&call.arguments, &slips).map(|arguments| {
+                let dots = state.grounding.thousands_dots_in(&call.arguments);
+                let fixes: Vec<(String, String)> = slips.iter().chain(&dots).cloned().collect();
+                correction = corrected_arguments(&call.arguments, &fixes).map(|arguments| {
                     CallPlan::Corrected {
                         arguments,
-                        note: correction_note(&slips),
+                        note: correction_note(&slips, &dots),
                         repeat: false,
                     }
                 });

@@ -1,0 +1,113 @@
+//! A number copied into a calculator call with a dot between thousands
+//! (`1.250` from a Spanish table, a German question) runs as the plain
+//! number its text means, and the observation says so; where the text
+//! writes a decimal point (`1.250` m in English), it runs as written.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use agent_core::testing::ScriptedModel;
+use agent_core::{Agent, Budget, StopReason};
+use agent_text::TextTransport;
+use agent_tools::builtin;
+
+/// A fresh directory holding `files`.
+fn folder(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("agentloop-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (path, text) in files {
+        std::fs::write(dir.join(path), text).unwrap();
+    }
+    dir
+}
+
+fn agent(model: &Arc<ScriptedModel>, dir: Option<&std::path::Path>) -> Agent {
+    Agent::builder()
+        .model(Arc::clone(model))
+        .transport(TextTransport::new())
+        .toolbox(
+            builtin::registry(&["files", "calculator"], dir, true)
+                .unwrap()
+                .allow_all(),
+        )
+        .budget(Budget::default())
+        .build()
+        .unwrap()
+}
+
+fn call(tool: &str, input: &str) -> String {
+    format!("Thought: I call {tool}.\nAction: {tool}\nAction Input: {input}")
+}
+
+/// The observations the model was shown, in order, without their fence.
+fn observations(outcome: &agent_core::Outcome) -> Vec<String> {
+    outcome
+        .transcript
+        .iter()
+        .filter_map(|m| m.content.strip_prefix("Observation: ```\n"))
+        .map(|text| text.trim_end_matches("\n```").to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_thousands_dot_copied_from_a_table_runs_as_thousands() {
+    let dir = folder(
+        "ventas",
+        &[(
+            "ventas.csv",
+            "producto,unidades,importe\ncafé molido,50,1.250\ntazas,96,830\n",
+        )],
+    );
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(call("read_file", r#"{"path": "ventas.csv"}"#))
+            .text(call("calculator", r#"{"expression": "1.250 + 830"}"#))
+            .text("Thought: I have it.\nFinal Answer: 2.080 €"),
+    );
+    let outcome = agent(&model, Some(&dir))
+        .run("¿Cuál es el importe total según ventas.csv?")
+        .await;
+    let seen = observations(&outcome);
+    assert_eq!(
+        seen[1],
+        "2080\n(Note: this call ran with 1250 in place of 1.250: the text it comes from writes thousands with a dot.)"
+    );
+    // The answer written the same way is the computed number.
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert_eq!(outcome.answer.as_deref(), Some("2.080 €"));
+    assert_eq!(outcome.steps, 3);
+}
+
+#[tokio::test]
+async fn a_question_in_german_reads_its_dot_as_thousands() {
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(call("calculator", r#"{"expression": "1.250 * 48"}"#))
+            .text("Thought: Done.\nFinal Answer: 60000 €"),
+    );
+    let outcome = agent(&model, None)
+        .run("Der Verein hat 1.250 Mitglieder, jedes zahlt 48 € im Jahr. Wie viel ist das insgesamt?")
+        .await;
+    assert!(
+        observations(&outcome)[0]
+            .starts_with("60000\n(Note: this call ran with 1250 in place of 1.250")
+    );
+    assert_eq!(outcome.answer.as_deref(), Some("60000 €"));
+}
+
+#[tokio::test]
+async fn a_decimal_point_in_an_english_text_runs_as_written() {
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(call("calculator", r#"{"expression": "1.250 * 4"}"#))
+            .text("Thought: Done.\nFinal Answer: 5 m"),
+    );
+    let outcome = agent(&model, None)
+        .run("Each rod is 1.250 m long. How long are 4 rods laid end to end?")
+        .await;
+    assert_eq!(observations(&outcome)[0], "5");
+    assert_eq!(outcome.answer.as_deref(), Some("5 m"));
+}
