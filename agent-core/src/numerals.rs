@@ -269,29 +269,65 @@ pub fn space_grouped_thousands(text: &str) -> Cow<'_, str> {
 /// assert_eq!(comma_grouped_thousands("999"), None);
 /// ```
 pub fn comma_grouped_thousands(number: &str) -> Option<String> {
+    let (whole, decimals) = whole_and_decimals(number)?;
+    (whole.len() >= 4).then(|| written_with(whole, decimals, ',', '.'))
+}
+
+/// `number` (as for [`comma_grouped_thousands`]) the way a language that
+/// writes a decimal comma writes it: thousands grouped with `.` when its
+/// whole part has four digits or more, decimals after a `,` (`60000` as
+/// `60.000`, `3.8` as `3,8`, `1234.5` as `1.234,5`); `None` when that is
+/// how it is written already.
+///
+/// ```
+/// use agent_core::numerals::dot_grouped_thousands;
+///
+/// assert_eq!(dot_grouped_thousands("1234.5").as_deref(), Some("1.234,5"));
+/// assert_eq!(dot_grouped_thousands("3.8").as_deref(), Some("3,8"));
+/// assert_eq!(dot_grouped_thousands("999"), None);
+/// ```
+pub fn dot_grouped_thousands(number: &str) -> Option<String> {
+    let (whole, decimals) = whole_and_decimals(number)?;
+    (whole.len() >= 4 || decimals.is_some()).then(|| written_with(whole, decimals, '.', ','))
+}
+
+/// The other ways a plain `number` is written grouped: with `,` between
+/// thousands ([`comma_grouped_thousands`]) and with `.` between them and
+/// a decimal comma ([`dot_grouped_thousands`]).
+pub fn grouped_forms(number: &str) -> impl Iterator<Item = String> {
+    comma_grouped_thousands(number)
+        .into_iter()
+        .chain(dot_grouped_thousands(number))
+}
+
+/// The whole part and the decimals of a plain `number`; `None` unless it
+/// is digits, not starting with `0` before more digits, with maybe a `.`
+/// and more digits.
+fn whole_and_decimals(number: &str) -> Option<(&str, Option<&str>)> {
     let (whole, decimals) = match number.split_once('.') {
         Some((whole, decimals)) => (whole, Some(decimals)),
         None => (number, None),
     };
-    if whole.len() < 4
-        || whole.starts_with('0')
-        || !whole.bytes().all(|b| b.is_ascii_digit())
-        || !decimals.is_none_or(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
-    {
-        return None;
-    }
-    let mut grouped = String::with_capacity(number.len() + whole.len() / 3);
+    let digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+    (digits(whole) && !(whole.len() > 1 && whole.starts_with('0')) && decimals.is_none_or(digits))
+        .then_some((whole, decimals))
+}
+
+/// `whole` grouped by thousands with `thousands`, then `decimal` and the
+/// `decimals` if any.
+fn written_with(whole: &str, decimals: Option<&str>, thousands: char, decimal: char) -> String {
+    let mut grouped = String::with_capacity(whole.len() * 2);
     for (i, digit) in whole.chars().enumerate() {
-        if i > 0 && (whole.len() - i) % 3 == 0 {
-            grouped.push(',');
+        if i > 0 && (whole.len() - i).is_multiple_of(3) {
+            grouped.push(thousands);
         }
         grouped.push(digit);
     }
     if let Some(decimals) = decimals {
-        grouped.push('.');
+        grouped.push(decimal);
         grouped.push_str(decimals);
     }
-    Some(grouped)
+    grouped
 }
 
 /// Whether `text` has an ASCII digit, one of [`GROUP_SPACES`] and an
@@ -434,6 +470,28 @@ mod tests {
                 "{plain}"
             );
         }
+    }
+
+    #[test]
+    fn plain_numbers_group_by_thousands_with_dots_and_a_decimal_comma() {
+        for (plain, grouped) in [
+            ("60000", Some("60.000")),
+            ("110000000", Some("110.000.000")),
+            ("1234.5", Some("1.234,5")),
+            ("3.8", Some("3,8")),
+            ("0.25", Some("0,25")),
+            ("999", None),
+            ("0123", None),
+            ("1234.", None),
+            ("-3.8", None),
+            ("1,234", None),
+        ] {
+            assert_eq!(dot_grouped_thousands(plain).as_deref(), grouped, "{plain}");
+        }
+        assert_eq!(
+            grouped_forms("60000").collect::<Vec<_>>(),
+            ["60,000", "60.000"]
+        );
     }
 
     #[test]
