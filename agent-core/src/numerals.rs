@@ -102,7 +102,9 @@ fn comma_decimals_reading(text: &str, untold_dots_are_thousands: bool) -> Cow<'_
     if !text.bytes().any(|b| b.is_ascii_digit()) || !text.contains([',', '.']) {
         return Cow::Borrowed(text);
     }
-    let dots_are_thousands = writes_thousands_with_dots(text).unwrap_or(untold_dots_are_thousands);
+    // How the text writes thousands only matters to one dot group.
+    let dots_are_thousands = dot_groups::may_have_one_dot_group(text)
+        && writes_thousands_with_dots(text).unwrap_or(untold_dots_are_thousands);
     let mut out = String::new();
     let mut changed = false;
     for (line, row) in lines_and_rows(text) {

@@ -244,7 +244,7 @@ pub fn writes_thousands_with_dots(text: &str) -> Option<bool> {
 /// on its own.
 pub fn one_dot_group_numbers(text: &str) -> Vec<&str> {
     let mut found = Vec::new();
-    if !text.contains('.') {
+    if !may_have_one_dot_group(text) {
         return found;
     }
     for (line, row) in lines_and_rows(text) {
@@ -272,6 +272,19 @@ pub fn one_dot_group_numbers(text: &str) -> Vec<&str> {
         }
     }
     found
+}
+
+/// Whether `text` has a digit, a dot and three digits in a row, not
+/// followed by a fourth: where a number with one dot group can be. A
+/// quick look before reading the text's numbers and words.
+pub(super) fn may_have_one_dot_group(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.windows(5).enumerate().any(|(i, w)| {
+        w[0].is_ascii_digit()
+            && w[1] == b'.'
+            && w[2..].iter().all(u8::is_ascii_digit)
+            && !bytes.get(i + 5).is_some_and(u8::is_ascii_digit)
+    })
 }
 
 /// Whether a number of `text` can only be written with dots between
