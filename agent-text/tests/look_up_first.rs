@@ -47,6 +47,11 @@ async fn numbers_from_memory_make_the_next_turn_look_them_up() {
         told.contains("83000000, 67000000 are not in the question or in any tool result. Look up the facts the question needs with search first"),
         "{told}"
     );
+    // It names what the question asks about that no result has mentioned.
+    assert!(
+        told.contains("make this same call again. No result has mentioned Germany or France yet\n"),
+        "{told}"
+    );
     // The turn after it must look up: search, no calculator, no answer.
     let forced = grammar(&model, 1);
     assert!(calls(&forced, "search"), "{forced}");
@@ -156,4 +161,28 @@ async fn no_lookup_is_forced_without_tools_that_find_things_or_with_grounding_of
         calls(&free, "search") && calls(&free, "calculator") && free.contains("Final Answer"),
         "{free}"
     );
+}
+
+#[tokio::test]
+async fn sent_back_again_it_names_what_the_lookups_have_not_mentioned() {
+    let one =
+        "Thought: look one up\nAction: search\nAction Input: {\"query\": \"Germany population\"}";
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(FROM_MEMORY)
+            .text(one)
+            .text(FROM_MEMORY)
+            .text("Thought: done\nFinal Answer: I cannot find it."),
+    );
+    let outcome = agent(&model, &["search", "calculator"], Budget::default())
+        .run(QUESTION)
+        .await;
+    let requests = model.requests();
+    let told = &requests[3].messages.last().unwrap().content;
+    assert!(told.contains("still not in any tool result"), "{told}");
+    assert!(
+        told.contains("this same call again. No result has mentioned France yet\n"),
+        "{told}"
+    );
+    assert_eq!(outcome.tool_calls, 1);
 }

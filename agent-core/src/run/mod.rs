@@ -30,6 +30,7 @@ mod progress;
 mod reasons;
 mod runaway;
 mod set_aside;
+mod unmentioned;
 mod window;
 
 use std::fmt;
@@ -211,6 +212,9 @@ struct State {
     /// The question's code-form names no result has shown yet.
     #[serde(default)]
     named: named::NamedInQuestion,
+    /// The question's names (`Eiffel Tower`) no result has mentioned yet.
+    #[serde(default)]
+    unmentioned: unmentioned::Unmentioned,
     /// The model's plan to compute, and whether it was kept.
     #[serde(default)]
     planned: planned::ComputePlan,
@@ -301,6 +305,7 @@ impl Run {
         } else {
             named::NamedInQuestion::default()
         };
+        let unmentioned = unmentioned::Unmentioned::of(&task);
         let tools_tokens = tools
             .iter()
             .map(|t| {
@@ -346,6 +351,7 @@ impl Run {
                 grounded_tools,
                 grounding: grounding::Grounding::default(),
                 named,
+                unmentioned,
                 planned: planned::ComputePlan::default(),
                 look_up: look_up::LookUpFirst::default(),
                 answer: None,

@@ -29,6 +29,7 @@ use super::reasons::{
     look_up_first_reason, miscopy_reason, sends_to_look_up, ungrounded_reason, worked_out_reason,
 };
 use super::runaway::note_runaway_argument;
+use super::unmentioned::unmentioned_note;
 use super::{Phase, Run, State};
 
 /// What happens to one call of a round.
@@ -173,9 +174,12 @@ fn sent_back_reason(
         None => {
             // Not asked again, the next turn must look them up (a small
             // model makes the same call again instead).
-            let reason = ungrounded_reason(missing, &find_with, &miscopied, again);
-            if !again && sends_to_look_up(missing, &find_with, &miscopied) {
-                state.look_up.force();
+            let mut reason = ungrounded_reason(missing, &find_with, &miscopied, again);
+            if sends_to_look_up(missing, &find_with, &miscopied) {
+                reason.push_str(&unmentioned_note(&state.unmentioned.names()));
+                if !again {
+                    state.look_up.force();
+                }
             }
             reason
         }
@@ -267,7 +271,9 @@ impl Run {
             }
             if state.look_up.on_turn() && state.grounded_tools.contains(&call.name) {
                 // A native model may still compute on a lookup turn.
-                plans.push(skip(&look_up_first_reason(&finding_tools(state))));
+                let reason = look_up_first_reason(&finding_tools(state))
+                    + &unmentioned_note(&state.unmentioned.names());
+                plans.push(skip(&reason));
                 continue;
             }
             let key = canonical_call_key(&call.name, &call.arguments);
@@ -457,6 +463,7 @@ impl Run {
                     self.state.progress.found_something |= observation.found_something();
                     if observation.found_something() {
                         self.state.named.see(&observation.content);
+                        self.state.unmentioned.see(&observation.content);
                     }
                     if !observation.is_error() {
                         // Another tool's result ends a run of computing calls.
