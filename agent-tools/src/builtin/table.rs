@@ -291,6 +291,9 @@ fn named_column(
 /// adds badly); empty otherwise. `decimal_comma`: how the table writes
 /// its numbers.
 pub(super) fn column_summary(rows: &[String], decimal_comma: bool) -> String {
+    if !decimal_comma && dots_left_open(rows.iter().map(String::as_str)) {
+        return String::new();
+    }
     let numbers: Option<Vec<f64>> = rows.iter().map(|v| plain_value(v, decimal_comma)).collect();
     match numbers {
         Some(numbers) if numbers.len() >= 2 => {
@@ -300,6 +303,31 @@ pub(super) fn column_summary(rows: &[String], decimal_comma: bool) -> String {
         }
         _ => String::new(),
     }
+}
+
+/// Whether cells read with a decimal point leave open what a dot means:
+/// a cell is one group of three digits after a dot (`2.400`: thousands
+/// in Italian or German, two point four in English), and no cell shows a
+/// decimal point another way (`8.99`, `0.125`). Such a column gets no
+/// sum: the agent computes it, reading the numbers the way its question
+/// writes them, where a sum of `2.4 + 1.02 + 450` would be taken as
+/// found.
+fn dots_left_open<'a>(mut cells: impl Iterator<Item = &'a str> + Clone) -> bool {
+    cells.clone().any(one_dot_group)
+        && !cells.any(|cell| written_with_decimal_point(cell) || cell.trim().starts_with("0."))
+}
+
+/// `2.400`: one to three digits, not a lone `0`, a point and three digits.
+fn one_dot_group(cell: &str) -> bool {
+    let cell = cell.trim_matches(CURRENCY_SIGNS).trim();
+    let cell = cell.strip_prefix('-').unwrap_or(cell);
+    cell.split_once('.').is_some_and(|(whole, fraction)| {
+        (1..=3).contains(&whole.len())
+            && whole != "0"
+            && whole.bytes().all(|b| b.is_ascii_digit())
+            && fraction.len() == 3
+            && fraction.bytes().all(|b| b.is_ascii_digit())
+    })
 }
 
 /// A number without float noise: up to four decimals, trailing zeros cut.
@@ -375,11 +403,12 @@ pub(super) fn matching_rows_summary(
         return None;
     }
     let column = |i: usize| rows.iter().map(move |(_, cells)| cells[i].as_str());
+    let all_numbers = |i: usize| column(i).all(|cell| plain_value(cell, decimal_comma).is_some());
     let numeric: Vec<usize> = (0..names.len())
-        .filter(|&i| column(i).all(|cell| plain_value(cell, decimal_comma).is_some()))
+        .filter(|&i| all_numbers(i) && (decimal_comma || !dots_left_open(column(i))))
         .collect();
     let labels: Vec<usize> = (0..names.len())
-        .filter(|i| !numeric.contains(i))
+        .filter(|&i| !all_numbers(i))
         .filter(|&i| column(i).any(|cell| cell != rows[0].1[i]))
         .collect();
     let label = |(line, cells): &(usize, Vec<String>)| -> String {
@@ -445,6 +474,30 @@ mod tests {
         assert!(decimal_comma_in(',', ["a,\"92,10\""]));
         assert!(!decimal_comma_in(',', ["a,1.290", "b,8"]));
         assert!(decimal_comma_in('|', ["| a | 92,10 |"]));
+    }
+
+    #[test]
+    fn a_column_whose_dots_may_be_thousands_is_not_summed() {
+        let cells = |cells: &[&str]| cells.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        // Two point four or two thousand four hundred: no sum.
+        assert_eq!(
+            column_summary(&cells(&["2.400", "1.020", "450"]), false),
+            ""
+        );
+        // A decimal point written another way settles it.
+        assert_eq!(
+            column_summary(&cells(&["2.400", "1.25", "450"]), false),
+            "; sum 453.65, mean 151.2167"
+        );
+        assert_eq!(
+            column_summary(&cells(&["2.400", "0.500"]), false),
+            "; sum 2.9, mean 1.45"
+        );
+        // So does a table that writes decimal commas.
+        assert_eq!(
+            column_summary(&cells(&["2.400", "1.020", "450"]), true),
+            "; sum 3870, mean 1290"
+        );
     }
 
     #[test]
