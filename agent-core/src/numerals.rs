@@ -29,6 +29,7 @@ mod dot_groups;
 
 use std::borrow::Cow;
 
+pub(crate) use dot_groups::numbers_tell;
 pub use dot_groups::{one_dot_group_numbers, writes_thousands_with_dots};
 
 /// The first code point (the digit zero) of each run of ten decimal
@@ -92,19 +93,18 @@ pub fn ascii_numerals(text: &str) -> Cow<'_, str> {
 /// thousands too, and so it is in a text that writes thousands with a
 /// dot ([`writes_thousands_with_dots`]).
 pub fn comma_decimals(text: &str) -> Cow<'_, str> {
-    comma_decimals_reading(text, false)
+    comma_decimals_reading(text, writes_thousands_with_dots)
 }
 
-/// [`comma_decimals`], reading one group after a dot as thousands in a
-/// text that does not tell how it writes them when
-/// `untold_dots_are_thousands`.
-fn comma_decimals_reading(text: &str, untold_dots_are_thousands: bool) -> Cow<'_, str> {
+/// [`comma_decimals`], reading one group after a dot as thousands when
+/// `tell` says so of the text (`None`: it does not tell; not thousands).
+fn comma_decimals_reading(text: &str, tell: impl Fn(&str) -> Option<bool>) -> Cow<'_, str> {
     if !text.bytes().any(|b| b.is_ascii_digit()) || !text.contains([',', '.']) {
         return Cow::Borrowed(text);
     }
     // How the text writes thousands only matters to one dot group.
-    let dots_are_thousands = dot_groups::may_have_one_dot_group(text)
-        && writes_thousands_with_dots(text).unwrap_or(untold_dots_are_thousands);
+    let dots_are_thousands =
+        dot_groups::may_have_one_dot_group(text) && tell(text).unwrap_or(false);
     let mut out = String::new();
     let mut changed = false;
     for (line, row) in lines_and_rows(text) {
@@ -188,13 +188,15 @@ fn lines_and_rows(text: &str) -> Vec<(&str, bool)> {
 /// [`space_grouped_thousands`], then [`comma_decimals`]; borrowed when
 /// nothing changes.
 pub fn plain_numbers(text: &str) -> Cow<'_, str> {
-    plain_numbers_reading(text, false)
+    plain_numbers_with(text, writes_thousands_with_dots)
 }
 
-/// [`plain_numbers`], reading one group after a dot (`3.500`) as
-/// thousands in a text that does not tell how it writes them (a table of
-/// numbers, a short answer) when `untold_dots_are_thousands`: the loop
-/// reads a tool result the way the question's language writes.
+/// [`plain_numbers`], where one group after a dot (`3.500`) is thousands
+/// when the text's numbers say so (a decimal comma, `1.234.567`; a
+/// decimal point such as `3.5` says not), and when they do not tell (a
+/// table of numbers, a short answer), when `untold_dots_are_thousands`.
+/// Its words are not read: the loop reads a tool result, whose words are
+/// often the tool's own, the way the question writes its numbers.
 ///
 /// ```
 /// use agent_core::numerals::plain_numbers_reading;
@@ -202,12 +204,20 @@ pub fn plain_numbers(text: &str) -> Cow<'_, str> {
 /// let table = "sku,name,stock\nA-101,hub,3.500\n";
 /// assert_eq!(plain_numbers_reading(table, true), "sku,name,stock\nA-101,hub,3500\n");
 /// assert_eq!(plain_numbers_reading(table, false), table);
-/// assert_eq!(plain_numbers_reading("The rod is 3.500 m long.", true), "The rod is 3.500 m long.");
+/// assert_eq!(plain_numbers_reading("3.500 of 12.25", true), "3.500 of 12.25");
 /// ```
 pub fn plain_numbers_reading(text: &str, untold_dots_are_thousands: bool) -> Cow<'_, str> {
+    plain_numbers_with(text, |text| {
+        Some(dot_groups::numbers_tell(text).unwrap_or(untold_dots_are_thousands))
+    })
+}
+
+/// [`plain_numbers`] with `tell` saying whether the text writes
+/// thousands with dots.
+fn plain_numbers_with(text: &str, tell: impl Fn(&str) -> Option<bool>) -> Cow<'_, str> {
     let ascii = ascii_numerals(text);
     let grouped = space_grouped_thousands(&ascii);
-    let plain = comma_decimals_reading(&grouped, untold_dots_are_thousands);
+    let plain = comma_decimals_reading(&grouped, tell);
     if plain == text {
         Cow::Borrowed(text)
     } else {

@@ -111,3 +111,34 @@ async fn a_decimal_point_in_an_english_text_runs_as_written() {
     assert_eq!(observations(&outcome)[0], "5");
     assert_eq!(outcome.answer.as_deref(), Some("5 m"));
 }
+
+#[tokio::test]
+async fn a_tools_own_english_words_around_a_spanish_file_do_not_make_its_dots_decimal() {
+    let dir = folder(
+        "poblacion",
+        &[(
+            "poblacion.txt",
+            "Toledo: 85.000 habitantes\nCuenca: 54.000 habitantes\n",
+        )],
+    );
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(call(
+                "grep",
+                r#"{"pattern": "Toledo", "path": "poblacion.txt"}"#,
+            ))
+            .text(call("calculator", r#"{"expression": "85.000 + 54.000"}"#))
+            .text("Thought: done.\nFinal Answer: 139.000"),
+    );
+    let outcome = agent(&model, Some(&dir))
+        .run("Según poblacion.txt, ¿cuántos habitantes tienen juntas las dos ciudades?")
+        .await;
+    let seen = observations(&outcome);
+    assert!(seen[0].contains("here it is whole"), "{seen:?}");
+    assert!(
+        seen[1].starts_with("139000\n(Note: this call ran with 85000 in place of 85.000 and 54000 in place of 54.000"),
+        "{seen:?}"
+    );
+    assert_eq!(outcome.answer.as_deref(), Some("139.000"));
+    assert_eq!(outcome.steps, 3);
+}

@@ -212,10 +212,8 @@ const ENGLISH_WORDS: &[&str] = &[
 /// assert_eq!(writes_thousands_with_dots("A-101,hub,3.500\nA-102,cable,12.000\n"), None);
 /// ```
 pub fn writes_thousands_with_dots(text: &str) -> Option<bool> {
-    match (thousands_numbers(text), decimal_numbers(text)) {
-        (true, false) => return Some(true),
-        (false, true) => return Some(false),
-        _ => {}
+    if let Some(told) = numbers_tell(text) {
+        return Some(told);
     }
     let (mut dot_language, mut english) = (0usize, 0usize);
     for word in text
@@ -235,6 +233,19 @@ pub fn writes_thousands_with_dots(text: &str) -> Option<bool> {
         Some(false)
     } else {
         None
+    }
+}
+
+/// What `text`'s numbers alone tell of how it writes thousands: `Some(true)`
+/// for dots (a decimal comma, `1.234.567`), `Some(false)` for a decimal
+/// point (`3.5`, `1,234,567`), `None` when they tell neither or both. The
+/// loop reads a tool result so, whose words are often the tool's own
+/// (`here it is whole:`) around a file in another language.
+pub(crate) fn numbers_tell(text: &str) -> Option<bool> {
+    match (thousands_numbers(text), decimal_numbers(text)) {
+        (true, false) => Some(true),
+        (false, true) => Some(false),
+        _ => None,
     }
 }
 

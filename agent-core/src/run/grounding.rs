@@ -47,8 +47,8 @@ use super::gutter::split_gutters;
 use crate::equation::computed_side;
 use crate::message::{Message, Role};
 use crate::numerals::{
-    GROUP_SPACES, has_digits, one_dot_group_numbers, plain_numbers_reading,
-    writes_thousands_with_dots,
+    GROUP_SPACES, has_digits, numbers_tell, one_dot_group_numbers, plain_numbers,
+    plain_numbers_reading, writes_thousands_with_dots,
 };
 use crate::script::is_spaced_letter;
 
@@ -183,9 +183,14 @@ impl Grounding {
         if !has_digits(text) {
             return;
         }
-        self.learn_dot_groups(text);
+        self.learn_dot_groups(text, question);
         self.learn_forms_as_written(text, question);
-        if let Cow::Owned(plain) = plain_numbers_reading(text, self.dots_are_thousands) {
+        let plain = if question {
+            plain_numbers(text)
+        } else {
+            plain_numbers_reading(text, self.dots_are_thousands)
+        };
+        if let Cow::Owned(plain) = plain {
             self.learn_forms_as_written(&plain, question);
         }
     }
@@ -203,12 +208,19 @@ impl Grounding {
 
     /// Remembers each number of `text` written with one group after a dot
     /// as thousands or as a decimal, as `text` means it.
-    fn learn_dot_groups(&mut self, text: &str) {
+    fn learn_dot_groups(&mut self, text: &str, question: bool) {
         let numbers = one_dot_group_numbers(text);
         if numbers.is_empty() {
             return;
         }
-        let thousands = writes_thousands_with_dots(text).unwrap_or(self.dots_are_thousands);
+        // A question's words tell its language; a result's may be the
+        // tool's own, around a file in another language.
+        let told = if question {
+            writes_thousands_with_dots(text)
+        } else {
+            numbers_tell(text)
+        };
+        let thousands = told.unwrap_or(self.dots_are_thousands);
         let kept = if thousands {
             &mut self.thousands_dots
         } else {
