@@ -13,6 +13,7 @@
 mod answer;
 mod arithmetic;
 mod checks;
+mod column_call;
 mod echo;
 mod error;
 mod fed_back;

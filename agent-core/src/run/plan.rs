@@ -12,14 +12,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::canonical::canonical_call_key;
-use crate::message::{Message, ToolCall};
+use crate::message::{Message, Role, ToolCall};
 use crate::outcome::StopReason;
 use crate::tool::{Observation, ToolErrorKind};
 use crate::tool_name::resolve_tool_name;
 use crate::transport::Decision;
 
 use super::answer::AnswerCompute;
-use super::fed_back::{FedBack, LastComputed};
+use super::column_call::column_call;
+use super::fed_back::{FedBack, LastComputed, string_values};
 use super::grounding::has_letters;
 use super::head_work::worked_out_in;
 use super::miscopy::{corrected_arguments, corrected_text, correction_note};
@@ -486,6 +487,7 @@ impl Run {
                     }
                     if !note_runaway_argument(&call.arguments, &mut observation) {
                         self.hint_lookup_before_computing(&call.arguments, &mut observation);
+                        self.show_column_numbers(call, &mut observation);
                     }
                     let seen = self.count_result(&observation);
                     let failed_repeat = plan.is_repeat() && observation.error.is_some();
@@ -595,6 +597,52 @@ impl Run {
             if ended { "" } else { "." },
             either(&find_with)
         ));
+    }
+
+    /// A computing call its tool could not read, which applies a list
+    /// function to a column that a table in a tool result has (see
+    /// `column_call`): its error shows the call with the column's
+    /// numbers, and an answer given instead of that call is sent back to
+    /// it.
+    fn show_column_numbers(&mut self, call: &ToolCall, observation: &mut Observation) {
+        let state = &self.state;
+        if !state.budget.ground_numbers
+            || !state.progress.any_result
+            || observation.error != Some(ToolErrorKind::InvalidArgs)
+            || !state.grounded_tools.contains(&observation.tool)
+        {
+            return;
+        }
+        let results = state
+            .transcript
+            .get(state.task_index + 1..)
+            .unwrap_or_default()
+            .iter()
+            .rev()
+            .filter(|m| m.role != Role::Assistant)
+            .map(|m| m.content.as_str());
+        let mut texts = Vec::new();
+        string_values(&call.arguments, &mut texts);
+        let Some(found) = texts
+            .iter()
+            .find_map(|text| column_call(text, results.clone()))
+        else {
+            return;
+        };
+        let ended = observation.content.trim_end().ends_with(['.', '!', '?']);
+        observation.content.push_str(&format!(
+            "{} `{}` is the column `{}` shown above, which holds {}: call {} with `{}`",
+            if ended { "" } else { "." },
+            found.named,
+            found.column,
+            found.values.join(", "),
+            call.name,
+            found.text
+        ));
+        self.state.planned.show_call(ShownCall {
+            tool: call.name.clone(),
+            text: found.text,
+        });
     }
 
     /// What a model that has what it needs does next: compute with the

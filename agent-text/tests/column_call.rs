@@ -1,0 +1,87 @@
+//! A calculator call that names a column instead of its numbers
+//! (`sum(notes) / count(notes)`), after a result showed the table: its
+//! error shows the call with the column's numbers, through the real
+//! `Agent`, the text transport and the built-in tools.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::sync::Arc;
+
+use agent_core::testing::ScriptedModel;
+use agent_core::{Agent, Budget, StopReason};
+use agent_text::TextTransport;
+use agent_tools::builtin;
+
+fn call(tool: &str, input: &str) -> String {
+    format!("Thought: I call {tool}.\nAction: {tool}\nAction Input: {input}")
+}
+
+fn agent(model: &Arc<ScriptedModel>, dir: &std::path::Path) -> Agent {
+    Agent::builder()
+        .model(Arc::clone(model))
+        .transport(TextTransport::new())
+        .toolbox(
+            builtin::registry(&["files", "calculator"], Some(dir), true)
+                .unwrap()
+                .allow_all(),
+        )
+        .budget(Budget::default())
+        .build()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_column_named_for_its_numbers_is_shown_with_them() {
+    let dir = std::env::temp_dir().join(format!("agentloop-notes-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("notes.csv"), "eleve,note\nA,12\nB,15\nC,9\nD,14\n").unwrap();
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(call("read_file", r#"{"path": "notes.csv"}"#))
+            .text(call(
+                "calculator",
+                r#"{"expression": "sum(notes) / count(notes)"}"#,
+            ))
+            .text(call(
+                "calculator",
+                r#"{"expression": "sum(12, 15, 9, 14) / 4"}"#,
+            ))
+            .text("Thought: done.\nFinal Answer: 12.5"),
+    );
+    let outcome = agent(&model, &dir)
+        .run("Quelle est la moyenne des notes dans notes.csv ?")
+        .await;
+    let requests = model.requests();
+    let told = &requests[2].messages.last().unwrap().content;
+    assert!(
+        told.contains("unknown name `notes`")
+            && told.contains(
+                "`notes` is the column `note` shown above, which holds 12, 15, 9, 14: call calculator with `sum(12, 15, 9, 14) / 4`"
+            ),
+        "{told}"
+    );
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert_eq!(outcome.answer.as_deref(), Some("12.5"));
+}
+
+#[tokio::test]
+async fn before_any_table_the_error_stays_as_the_tool_wrote_it() {
+    let dir = std::env::temp_dir().join(format!("agentloop-none-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("prices.txt"), "The list is empty.\n").unwrap();
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(call("read_file", r#"{"path": "prices.txt"}"#))
+            .text(call("calculator", r#"{"expression": "sum(prices)"}"#))
+            .text("Thought: done.\nFinal Answer: I cannot find the prices."),
+    );
+    agent(&model, &dir)
+        .run("What do the prices add up to?")
+        .await;
+    let requests = model.requests();
+    let told = &requests[2].messages.last().unwrap().content;
+    assert!(told.contains("unknown name `prices`"), "{told}");
+    assert!(!told.contains("is the column"), "{told}");
+}
