@@ -291,10 +291,7 @@ async fn an_answer_turn_asked_again_for_a_made_up_number_writes_only_found_ones(
         again.starts_with("root ::= (\"Thought: \" thought \"\\n\")? \"Final Answer: \" answer"),
         "{again}"
     );
-    assert!(
-        again.contains("\"21,196\" | \"21.196\" | \"21196\""),
-        "{again}"
-    );
+    assert!(again.contains("\"21,196\" | \"21196\""), "{again}");
     assert!(!again.contains("1300"), "{again}");
     let asked = &requests[3].messages.last().unwrap().content;
     assert!(

@@ -100,6 +100,10 @@ mod tests {
             ("tasks.jsonl", true),
             ("probe.jsonl", false),
             ("probe2.jsonl", false),
+            ("probe3.jsonl", false),
+            ("probe4.jsonl", false),
+            ("probe5.jsonl", false),
+            ("probe6.jsonl", false),
             ("holdout.jsonl", true),
         ] {
             let tasks = load(&evals.join(file)).unwrap();
