@@ -161,11 +161,12 @@ fn rewrite_line(chars: &[char], dots_are_thousands: bool) -> Option<String> {
 
 /// The lines of `text` (each with its line break), and whether each is a
 /// row of comma-separated values: a line with two commas or more, none
-/// followed by a space, beside a line with as many (a table's header or
-/// another row).
+/// followed by a space, no `;` or tab, beside a line with as many (a
+/// table's header or another row).
 fn lines_and_rows(text: &str) -> Vec<(&str, bool)> {
+    // A line split on `;` or tabs writes its decimals with a comma.
     let commas = |line: &str| {
-        if line.contains(", ") {
+        if line.contains([';', '\t']) || line.contains(", ") {
             0
         } else {
             line.matches(',').count()
@@ -535,6 +536,20 @@ mod tests {
         assert_eq!(
             comma_decimals("rate 0.125\nprice 12,5"),
             "rate 0.125\nprice 12.5"
+        );
+    }
+
+    #[test]
+    fn each_field_of_a_comma_table_is_read_on_its_own_and_semicolon_tables_keep_decimal_commas() {
+        let table = "producto,unidades,importe\ncafé molido,50,1250\ntazas,96,830\n";
+        assert!(matches!(comma_decimals(table), Cow::Borrowed(_)));
+        assert_eq!(
+            plain_numbers_reading("producto,unidades,importe\ncafé molido,50,1.250\n", true),
+            "producto,unidades,importe\ncafé molido,50,1250\n"
+        );
+        assert_eq!(
+            comma_decimals("Kaffee;3,50;1,25\nTee;2,10;0,75\n"),
+            "Kaffee;3.50;1.25\nTee;2.10;0.75\n"
         );
     }
 

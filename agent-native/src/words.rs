@@ -18,7 +18,7 @@
 use std::sync::{Arc, OnceLock};
 
 use agent_core::message::Constraint;
-use agent_core::numerals::grouped_forms;
+use agent_core::numerals::comma_grouped_thousands;
 use agent_core::transport::REFUSAL_OPENING;
 use serde_json::json;
 
@@ -64,9 +64,9 @@ pub(crate) fn refusal_constraint() -> Arc<Constraint> {
 /// [`RequestParts::answer_numbers`](agent_core::transport::RequestParts)), whole: no
 /// digit, and no `.`, `,` or `_` and a digit, follows one, so two of them
 /// cannot join into one that is not. A number of four whole digits or
-/// more may be written grouped by thousands with `,` too, and a number the
-/// way languages with a decimal comma write it (`60.000`, `3,8`; see
-/// [`grouped_forms`]). With no numbers, it writes none.
+/// more may be written grouped by thousands with `,` too (see
+/// [`comma_grouped_thousands`]; where the question writes thousands with a
+/// dot, the loop lists those forms). With no numbers, it writes none.
 pub(crate) fn words_constraint_with_numbers(numbers: &[String]) -> Constraint {
     let mut listed: Vec<String> = numbers
         .iter()
@@ -74,7 +74,7 @@ pub(crate) fn words_constraint_with_numbers(numbers: &[String]) -> Constraint {
             n.starts_with(|c: char| c.is_ascii_digit())
                 && n.chars().all(|c| c.is_ascii_digit() || ".,_ ".contains(c))
         })
-        .flat_map(|n| std::iter::once(n.clone()).chain(grouped_forms(n)))
+        .flat_map(|n| std::iter::once(n.clone()).chain(comma_grouped_thousands(n)))
         .map(|n| format!("\"{n}\""))
         .collect();
     listed.sort_unstable();
@@ -133,7 +133,7 @@ mod tests {
             words_constraint_with_numbers(&numbers).grammar,
             "root ::= (found-number | [.,_] | [^0-9.,_\\u0000-\\u0020{}<>\\x5B\\x5D`\"'*#|] found-number?) \
              ([.,_] | [^0-9.,_\\u0000{}] found-number?){0,1499}\n\
-             found-number ::= \"21,196\" | \"21.196\" | \"21196\" | \"6,4\" | \"6.4\""
+             found-number ::= \"21,196\" | \"21196\" | \"6.4\""
         );
         assert_eq!(
             words_constraint_with_numbers(&[]).grammar,

@@ -66,7 +66,7 @@ async fn a_column_named_for_its_numbers_is_shown_with_them() {
 }
 
 #[tokio::test]
-async fn before_any_table_the_error_stays_as_the_tool_wrote_it() {
+async fn a_name_no_table_shown_has_keeps_the_tools_own_error() {
     let dir = std::env::temp_dir().join(format!("agentloop-none-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

@@ -202,8 +202,7 @@ fn an_answer_bound_to_the_found_numbers_writes_no_other() {
 #[test]
 fn a_bound_number_may_be_written_grouped_by_thousands() {
     // A calculator result has no separators; the model that wrote the
-    // looked-up numbers grouped writes its answer grouped too, in the
-    // question's language.
+    // looked-up numbers grouped writes its answer grouped too.
     let computed: Vec<String> = ["110000000", "110", "1082.73", "1889", "250"]
         .iter()
         .map(|n| n.to_string())
@@ -214,15 +213,11 @@ fn a_bound_number_may_be_written_grouped_by_thousands() {
     assert!(answer("110000000 (110 million)"));
     assert!(answer("1,082.73 feet"));
     assert!(answer("1,889 or 1889"));
-    // As a language with a decimal comma writes them, too.
-    assert!(answer("110.000.000 Einwohner"));
-    assert!(answer("1.082,73 piedi"));
     // Only the number's own grouping: no other marks, no other places.
     assert!(!answer("11,0000,000"));
-    assert!(!answer("11.00.000"));
+    assert!(!answer("110.000.000"));
     assert!(!answer("1,10"));
     assert!(!answer("2,50"));
-    assert!(!answer("1.082.73"));
 }
 
 #[test]

@@ -117,12 +117,10 @@ const DOT_LANGUAGE_WORDS: &[&str] = &[
     // Portuguese
     "os",
     "da",
-    "do",
     "das",
     "dos",
     "não",
     "uma",
-    "com",
     "em",
     "quantos",
     "quantas",
@@ -134,7 +132,6 @@ const DOT_LANGUAGE_WORDS: &[&str] = &[
     // Dutch
     "het",
     "een",
-    "van",
     "en",
     "niet",
     "zijn",
@@ -144,7 +141,6 @@ const DOT_LANGUAGE_WORDS: &[&str] = &[
     "ons",
     "heeft",
     "voor",
-    "met",
     "bij",
     "jaar",
     // Danish, Norwegian
@@ -195,9 +191,76 @@ const DOT_LANGUAGE_WORDS: &[&str] = &[
 
 /// Common English words.
 const ENGLISH_WORDS: &[&str] = &[
-    "the", "of", "and", "is", "are", "how", "many", "much", "what", "our", "we", "in", "to", "for",
-    "with", "has", "have", "an", "by", "on", "at", "it", "this", "that", "from", "does", "did",
-    "total", "per", "each", "year", "there", "was", "were", "which", "who",
+    "the",
+    "of",
+    "and",
+    "is",
+    "are",
+    "how",
+    "many",
+    "much",
+    "what",
+    "our",
+    "we",
+    "in",
+    "to",
+    "for",
+    "with",
+    "has",
+    "have",
+    "an",
+    "by",
+    "on",
+    "at",
+    "it",
+    "this",
+    "that",
+    "from",
+    "does",
+    "did",
+    "total",
+    "per",
+    "each",
+    "year",
+    "there",
+    "was",
+    "were",
+    "which",
+    "who",
+    "you",
+    "your",
+    "be",
+    "or",
+    "not",
+    "can",
+    "if",
+    "do",
+    "my",
+    "all",
+    "will",
+    "would",
+    "should",
+    "when",
+    "where",
+    "why",
+    "after",
+    "before",
+    "than",
+    "more",
+    "less",
+    "about",
+    "as",
+    "its",
+    "their",
+    "they",
+    "long",
+    "far",
+    "please",
+    "according",
+    "says",
+    "tell",
+    "give",
+    "me",
 ];
 
 /// Whether `text` writes thousands with a dot (`Some(true)`), a decimal
@@ -216,8 +279,9 @@ pub fn writes_thousands_with_dots(text: &str) -> Option<bool> {
         return Some(told);
     }
     let (mut dot_language, mut english) = (0usize, 0usize);
+    // An apostrophe stays in its word: `we've` is no Turkish `ve`.
     for word in text
-        .split(|c: char| !c.is_alphabetic())
+        .split(|c: char| !(c.is_alphabetic() || c == '\'' || c == '\u{2019}'))
         .filter(|w| !w.is_empty())
     {
         let word = word.to_lowercase();
@@ -258,13 +322,8 @@ pub fn one_dot_group_numbers(text: &str) -> Vec<&str> {
     if !may_have_one_dot_group(text) {
         return found;
     }
-    for (line, row) in lines_and_rows(text) {
-        let pieces: Vec<&str> = if row {
-            line.split(',').collect()
-        } else {
-            vec![line]
-        };
-        for piece in pieces {
+    for (piece, _) in pieces(text) {
+        {
             let chars: Vec<char> = piece.chars().collect();
             for (start, first) in numbers(&chars) {
                 let after = start + first;
@@ -306,12 +365,28 @@ fn thousands_numbers(text: &str) -> bool {
     if !text.contains([',', '.']) {
         return false;
     }
-    lines_and_rows(text).into_iter().any(|(line, row)| {
-        let chars: Vec<char> = line.chars().collect();
+    pieces(text).into_iter().any(|(piece, field)| {
+        let chars: Vec<char> = piece.chars().collect();
         numbers(&chars).any(|(start, _)| {
-            dot_groups_from(&chars, start) >= 2 || (!row && decimal_comma_at(&chars, start))
+            dot_groups_from(&chars, start) >= 2 || (!field && decimal_comma_at(&chars, start))
         })
     })
+}
+
+/// The lines of `text`, each field of a row of comma-separated values on
+/// its own (`true`: a field).
+fn pieces(text: &str) -> Vec<(&str, bool)> {
+    lines_and_rows(text)
+        .into_iter()
+        .flat_map(|(line, row)| {
+            let fields: Vec<(&str, bool)> = if row {
+                line.split(',').map(|field| (field, true)).collect()
+            } else {
+                vec![(line, false)]
+            };
+            fields
+        })
+        .collect()
 }
 
 /// Whether the number at `start` (not part of a code such as `A-101`)
@@ -344,19 +419,25 @@ fn decimal_numbers(text: &str) -> bool {
     if !text.contains([',', '.']) {
         return false;
     }
-    let chars: Vec<char> = text.chars().collect();
-    numbers(&chars).any(|(start, first)| {
+    pieces(text)
+        .into_iter()
+        .any(|(piece, _)| decimal_number_in(&piece.chars().collect::<Vec<char>>()))
+}
+
+/// [`decimal_numbers`] of one line or field.
+fn decimal_number_in(chars: &[char]) -> bool {
+    numbers(chars).any(|(start, first)| {
         let after = start + first;
         match chars.get(after) {
             Some('.') => {
-                let fraction = digits_at(&chars, after + 1);
+                let fraction = digits_at(chars, after + 1);
                 fraction > 0
                     && (fraction != 3 || (first == 1 && chars[start] == '0'))
                     && !chars
                         .get(after + 1 + fraction)
                         .is_some_and(|c| *c == '.' || c.is_ascii_digit())
             }
-            Some(',') => comma_groups_from(&chars, start) >= 2,
+            Some(',') => comma_groups_from(chars, start) >= 2,
             _ => false,
         }
     })
@@ -403,6 +484,24 @@ fn groups_after(chars: &[char], start: usize, separator: char) -> usize {
         groups += 1;
         i += 4;
     }
+    // An address or a version goes on (`10.100.200.1`), or is four parts
+    // of at most 255 (`192.168.100.200`).
+    let part = |at: usize, len: usize| {
+        chars
+            .get(at..at + len)
+            .unwrap_or_default()
+            .iter()
+            .fold(0u32, |n, c| n * 10 + c.to_digit(10).unwrap_or(0))
+    };
+    let address = groups == 3
+        && part(start, first) <= 255
+        && (0..3).all(|g| part(start + first + 1 + 4 * g, 3) <= 255);
+    if separator == '.'
+        && (address
+            || (chars.get(i) == Some(&'.') && chars.get(i + 1).is_some_and(char::is_ascii_digit)))
+    {
+        return 0;
+    }
     groups
 }
 
@@ -426,6 +525,7 @@ mod tests {
             "1,234.5 km",
             "0.125 of the budget",
             "rate 3.5",
+            "sku,price,length\nA-1,12.75,1.250\n",
         ] {
             assert_eq!(writes_thousands_with_dots(text), Some(false), "{text}");
         }
@@ -474,6 +574,8 @@ mod tests {
             "3.500",
             "Version 1.2.3",
             "12,5 / 3.5",
+            "host 10.100.200.1 and 192.168.100.200",
+            "we've met at 3.500",
             "",
         ] {
             assert_eq!(writes_thousands_with_dots(text), None, "{text}");

@@ -126,8 +126,10 @@ fn rewritten(expression: &str, named: &str, values: &[String]) -> String {
         let function = rest[function_start..open].to_lowercase();
         let after = &rest[open + 1..];
         let argument = after.find(')').map(|close| (&after[..close], close));
+        let applies = LIST_FUNCTIONS.contains(&function.as_str())
+            || COUNT_FUNCTIONS.contains(&function.as_str());
         match argument {
-            Some((argument, close)) if argument.trim() == named => {
+            Some((argument, close)) if applies && argument.trim() == named => {
                 out.push_str(&rest[..function_start]);
                 if COUNT_FUNCTIONS.contains(&function.as_str()) {
                     out.push_str(&values.len().to_string());
@@ -186,10 +188,17 @@ fn table_column(text: &str, named: &str) -> Option<(String, Vec<String>)> {
                     break;
                 }
                 let value = row[index].trim_matches(CURRENCY_SIGNS).trim();
-                if !is_number(value) {
-                    return None;
+                // A table split on `;` writes a decimal comma (`12,5`).
+                let value = if separator == ';' {
+                    value.replacen(',', ".", 1)
+                } else {
+                    value.to_string()
+                };
+                if !is_number(&value) {
+                    values.clear();
+                    break;
                 }
-                values.push(value.to_string());
+                values.push(value);
             }
             if values.len() >= 2 && values.len() <= MAX_VALUES {
                 return Some((header[index].clone(), values));
@@ -280,6 +289,17 @@ mod tests {
         assert_eq!(
             column_call("sum(amount)", [grep]).unwrap().text,
             "sum(120, 75.5, 300)"
+        );
+    }
+
+    #[test]
+    fn only_list_and_count_functions_of_the_name_are_rewritten() {
+        let found = column_call("sum(notes) / sqrt(notes) + (notes)", [NOTES]).unwrap();
+        assert_eq!(found.text, "sum(12, 15, 9, 14) / sqrt(notes) + (notes)");
+        let semicolons = "Schüler;Note\nA;12,5\nB;9\n";
+        assert_eq!(
+            column_call("mean(Note)", [semicolons]).unwrap().text,
+            "mean(12.5, 9)"
         );
     }
 

@@ -47,8 +47,8 @@ use super::gutter::split_gutters;
 use crate::equation::computed_side;
 use crate::message::{Message, Role};
 use crate::numerals::{
-    GROUP_SPACES, has_digits, numbers_tell, one_dot_group_numbers, plain_numbers,
-    plain_numbers_reading, writes_thousands_with_dots,
+    GROUP_SPACES, dot_grouped_thousands, has_digits, numbers_tell, one_dot_group_numbers,
+    plain_numbers, plain_numbers_reading, writes_thousands_with_dots,
 };
 use crate::script::is_spaced_letter;
 
@@ -396,6 +396,21 @@ impl Grounding {
             .filter(|n| n.contains('.') || magnitude(n) >= 100.0 || self.asked.contains(*n))
             .cloned()
             .collect()
+    }
+
+    /// `numbers`, and when the question writes thousands with a dot, each
+    /// written that way too (`60.000` for `60000`, `3,8` for `3.8`; see
+    /// [`dot_grouped_thousands`]): an answer in German or Italian writes
+    /// its numbers so, which an English answer would read as other ones.
+    pub(super) fn with_local_forms(&self, mut numbers: Vec<String>) -> Vec<String> {
+        if self.dots_are_thousands {
+            let local: Vec<String> = numbers
+                .iter()
+                .filter_map(|n| dot_grouped_thousands(n))
+                .collect();
+            numbers.extend(local);
+        }
+        numbers
     }
 
     /// The question's numbers, as written and without separators.

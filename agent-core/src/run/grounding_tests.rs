@@ -592,3 +592,55 @@ fn constants_are_known_at_their_own_value_only() {
             .is_empty()
     );
 }
+
+#[test]
+fn a_question_that_writes_thousands_with_dots_reads_a_tables_dots_so() {
+    let mut g = Grounding::default();
+    let task = [Message::user(
+        "Según poblacion.txt, ¿cuántos habitantes tienen juntas las dos ciudades?",
+    )];
+    g.learn_how_numbers_are_written(&task);
+    g.learn_question(&task);
+    // The tool's own English words do not make the file's dots decimal.
+    g.learn(
+        "poblacion.txt:1: Toledo: 85.000 habitantes\n`poblacion.txt` is short; here it is whole:",
+    );
+    let call = json!({"expression": "85.000 + 54.000", "rate": 85.0});
+    assert_eq!(
+        g.thousands_dots_in(&call),
+        [("85.000".to_string(), "85000".to_string())]
+    );
+    // Answer grammars may write numbers the question's way too.
+    assert_eq!(
+        g.with_local_forms(vec!["139000".into(), "3.8".into(), "12".into()]),
+        ["139000", "3.8", "12", "139.000", "3,8"]
+    );
+}
+
+#[test]
+fn an_english_question_keeps_dots_decimal_and_a_decimal_in_any_field_settles_a_table() {
+    let mut english = Grounding::default();
+    let task = [Message::user("How long are two rods in rods.csv?")];
+    english.learn_how_numbers_are_written(&task);
+    english.learn_question(&task);
+    english.learn("sku,length\nA-1,1.250\n");
+    assert!(
+        english
+            .thousands_dots_in(&json!({"expression": "1.250 * 2"}))
+            .is_empty()
+    );
+    assert_eq!(english.with_local_forms(vec!["2.5".into()]), ["2.5"]);
+    // A German question, but a table whose other field writes `12.75`.
+    let mut german = Grounding::default();
+    let task = [Message::user(
+        "Wie lang sind zwei Stangen laut stangen.csv?",
+    )];
+    german.learn_how_numbers_are_written(&task);
+    german.learn_question(&task);
+    german.learn("sku,price,length\nA-1,12.75,1.250\nA-2,3.5,2.000\n");
+    assert!(
+        german
+            .thousands_dots_in(&json!({"expression": "1.250 * 2"}))
+            .is_empty()
+    );
+}

@@ -37,6 +37,47 @@ pub(super) fn corrected_arguments(arguments: &Value, slips: &[(String, String)])
     Some(corrected)
 }
 
+/// `arguments` with the `slips` corrected (see [`corrected_arguments`])
+/// and each number written with a dot between thousands (`dots`: `3.500`
+/// and its plain `3500`) written plainly in the text values only (a
+/// JSON number `3.5` is no such number); `None` when there is nothing to
+/// correct, or unless every one was found.
+pub(super) fn corrected_with_thousands(
+    arguments: &Value,
+    slips: &[(String, String)],
+    dots: &[(String, String)],
+) -> Option<Value> {
+    let mut corrected = if slips.is_empty() {
+        if dots.is_empty() {
+            return None;
+        }
+        arguments.clone()
+    } else {
+        corrected_arguments(arguments, slips)?
+    };
+    for (written, plain) in dots {
+        if !replace_in_texts(&mut corrected, written, plain) {
+            return None;
+        }
+    }
+    Some(corrected)
+}
+
+/// Replaces every whole `written` in the text values of `value` with
+/// `plain`; whether any was.
+fn replace_in_texts(value: &mut Value, written: &str, plain: &str) -> bool {
+    match value {
+        Value::String(_) => replace_number(value, written, plain),
+        Value::Array(items) => items.iter_mut().fold(false, |any, item| {
+            replace_in_texts(item, written, plain) | any
+        }),
+        Value::Object(map) => map.values_mut().fold(false, |any, item| {
+            replace_in_texts(item, written, plain) | any
+        }),
+        _ => false,
+    }
+}
+
 /// The one text argument of `arguments` (the calculator's expression)
 /// that holds the slips, corrected and without a result the model
 /// claimed for it (`= <result>`): the call the message that sends the
@@ -159,6 +200,22 @@ mod tests {
 
     fn slip() -> Vec<(String, String)> {
         vec![("1400000".to_string(), "14,000,000".to_string())]
+    }
+
+    #[test]
+    fn a_thousands_dot_is_written_plainly_in_texts_only() {
+        let dots = vec![("3.500".to_string(), "3500".to_string())];
+        let arguments = json!({ "expression": "3.500 * 2 + 13.500", "rate": 3.5 });
+        assert_eq!(
+            corrected_with_thousands(&arguments, &[], &dots),
+            Some(json!({ "expression": "3500 * 2 + 13.500", "rate": 3.5 }))
+        );
+        assert_eq!(corrected_with_thousands(&arguments, &[], &[]), None);
+        // A number written only as JSON is not found: nothing is corrected.
+        assert_eq!(
+            corrected_with_thousands(&json!({ "a": 3.5 }), &[], &dots),
+            None
+        );
     }
 
     #[test]

@@ -23,7 +23,7 @@ use super::column_call::column_call;
 use super::fed_back::{FedBack, LastComputed, string_values};
 use super::grounding::has_letters;
 use super::head_work::worked_out_in;
-use super::miscopy::{corrected_arguments, corrected_text, correction_note};
+use super::miscopy::{corrected_text, corrected_with_thousands, correction_note};
 use super::planned::ShownCall;
 use super::reasons::{
     MISCOPIES_NAMED, climb_reason, either, fed_back_reason, line_numbers_reason,
@@ -295,14 +295,14 @@ impl Run {
                     continue;
                 }
                 let dots = state.grounding.thousands_dots_in(&call.arguments);
-                let fixes: Vec<(String, String)> = slips.iter().chain(&dots).cloned().collect();
-                correction = corrected_arguments(&call.arguments, &fixes).map(|arguments| {
-                    CallPlan::Corrected {
-                        arguments,
-                        note: correction_note(&slips, &dots),
-                        repeat: false,
-                    }
-                });
+                correction =
+                    corrected_with_thousands(&call.arguments, &slips, &dots).map(|arguments| {
+                        CallPlan::Corrected {
+                            arguments,
+                            note: correction_note(&slips, &dots),
+                            repeat: false,
+                        }
+                    });
             }
             let just_answered = state
                 .budget

@@ -137,7 +137,8 @@ impl Run {
             None => state
                 .answer_numbers_bound
                 .then(|| state.grounding.answer_numbers()),
-        };
+        }
+        .map(|numbers| state.grounding.with_local_forms(numbers));
         let request = self.transport.render(RequestParts {
             messages: &messages,
             tools: offered.as_ref().unwrap_or(&state.tools),

@@ -15,12 +15,11 @@
 //! also be written grouped by thousands with `,` (`110,000,000` for
 //! `110000000`): a calculator result has no separators, and a model that
 //! wrote the looked-up numbers grouped writes its answer grouped too.
-//! Kept from it, the 1.5B model wrote `110, 110, 110`. So may it be the
-//! way languages with a decimal comma write it (`110.000.000`, `3,8` for
-//! `3.8`; see [`grouped_forms`]): an answer in German or Italian writes
-//! its numbers that way.
+//! Kept from it, the 1.5B model wrote `110, 110, 110`. Where the question
+//! writes thousands with a dot, the loop lists each number that way too
+//! (`110.000.000`, `3,8` for `3.8`).
 
-use agent_core::numerals::grouped_forms;
+use agent_core::numerals::comma_grouped_thousands;
 
 use super::ast::{CharClass, Expr, RuleSet};
 
@@ -49,7 +48,7 @@ pub(super) fn text_with_numbers(
     let mut listed: Vec<String> = numbers
         .iter()
         .filter(|n| n.starts_with(|c: char| c.is_ascii_digit()))
-        .flat_map(|n| std::iter::once(n.clone()).chain(grouped_forms(n)))
+        .flat_map(|n| std::iter::once(n.clone()).chain(comma_grouped_thousands(n)))
         .collect();
     listed.sort_unstable();
     listed.dedup();

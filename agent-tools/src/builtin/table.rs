@@ -6,6 +6,8 @@
 use std::ops::Range;
 use std::path::Path;
 
+use agent_core::numerals::one_dot_group_numbers;
+
 /// The cell separator of a table whose first line names its columns
 /// (`.csv`: `,`, or `;` when its header has more of those, as
 /// spreadsheets in much of Europe write it; `.tsv`: a tab); `None` for
@@ -321,13 +323,7 @@ fn dots_left_open<'a>(mut cells: impl Iterator<Item = &'a str> + Clone) -> bool 
 fn one_dot_group(cell: &str) -> bool {
     let cell = cell.trim_matches(CURRENCY_SIGNS).trim();
     let cell = cell.strip_prefix('-').unwrap_or(cell);
-    cell.split_once('.').is_some_and(|(whole, fraction)| {
-        (1..=3).contains(&whole.len())
-            && whole != "0"
-            && whole.bytes().all(|b| b.is_ascii_digit())
-            && fraction.len() == 3
-            && fraction.bytes().all(|b| b.is_ascii_digit())
-    })
+    one_dot_group_numbers(cell) == [cell]
 }
 
 /// A number without float noise: up to four decimals, trailing zeros cut.
