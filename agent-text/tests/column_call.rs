@@ -5,37 +5,29 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod forced;
+
 use std::sync::Arc;
 
 use agent_core::testing::ScriptedModel;
 use agent_core::{Agent, Budget, StopReason};
-use agent_text::TextTransport;
-use agent_tools::builtin;
-
-fn call(tool: &str, input: &str) -> String {
-    format!("Thought: I call {tool}.\nAction: {tool}\nAction Input: {input}")
-}
+use forced::{agent_with_files, call_step as call, folder};
 
 fn agent(model: &Arc<ScriptedModel>, dir: &std::path::Path) -> Agent {
-    Agent::builder()
-        .model(Arc::clone(model))
-        .transport(TextTransport::new())
-        .toolbox(
-            builtin::registry(&["files", "calculator"], Some(dir), true)
-                .unwrap()
-                .allow_all(),
-        )
-        .budget(Budget::default())
-        .build()
-        .unwrap()
+    agent_with_files(
+        model,
+        &["files", "calculator"],
+        Budget::default(),
+        Some(dir),
+    )
 }
 
 #[tokio::test]
 async fn a_column_named_for_its_numbers_is_shown_with_them() {
-    let dir = std::env::temp_dir().join(format!("agentloop-notes-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("notes.csv"), "eleve,note\nA,12\nB,15\nC,9\nD,14\n").unwrap();
+    let dir = folder(
+        "notes",
+        &[("notes.csv", "eleve,note\nA,12\nB,15\nC,9\nD,14\n")],
+    );
     let model = Arc::new(
         ScriptedModel::new()
             .text(call("read_file", r#"{"path": "notes.csv"}"#))
@@ -67,10 +59,7 @@ async fn a_column_named_for_its_numbers_is_shown_with_them() {
 
 #[tokio::test]
 async fn a_name_no_table_shown_has_keeps_the_tools_own_error() {
-    let dir = std::env::temp_dir().join(format!("agentloop-none-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("prices.txt"), "The list is empty.\n").unwrap();
+    let dir = folder("none", &[("prices.txt", "The list is empty.\n")]);
     let model = Arc::new(
         ScriptedModel::new()
             .text(call("read_file", r#"{"path": "prices.txt"}"#))

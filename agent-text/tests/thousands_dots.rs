@@ -5,41 +5,16 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::PathBuf;
+mod forced;
+
 use std::sync::Arc;
 
 use agent_core::testing::ScriptedModel;
 use agent_core::{Agent, Budget, StopReason};
-use agent_text::TextTransport;
-use agent_tools::builtin;
-
-/// A fresh directory holding `files`.
-fn folder(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agentloop-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for (path, text) in files {
-        std::fs::write(dir.join(path), text).unwrap();
-    }
-    dir
-}
+use forced::{agent_with_files, call_step as call, folder};
 
 fn agent(model: &Arc<ScriptedModel>, dir: Option<&std::path::Path>) -> Agent {
-    Agent::builder()
-        .model(Arc::clone(model))
-        .transport(TextTransport::new())
-        .toolbox(
-            builtin::registry(&["files", "calculator"], dir, true)
-                .unwrap()
-                .allow_all(),
-        )
-        .budget(Budget::default())
-        .build()
-        .unwrap()
-}
-
-fn call(tool: &str, input: &str) -> String {
-    format!("Thought: I call {tool}.\nAction: {tool}\nAction Input: {input}")
+    agent_with_files(model, &["files", "calculator"], Budget::default(), dir)
 }
 
 /// The observations the model was shown, in order, without their fence.

@@ -1,9 +1,14 @@
-//! What the tests of forced turns share (a turn that must compute, a
-//! turn that must look up): a text-transport agent over a scripted model
-//! with built-in tools, and the grammar each request sent.
+//! What the tests of forced turns and of corrected calls share (a turn
+//! that must compute, a turn that must look up, a number or a column
+//! read for the model): a text-transport agent over a scripted model with
+//! built-in tools, a folder of files for them, and the grammar each
+//! request sent.
 
+// Each test file uses some of these.
+#![allow(dead_code)]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use agent_core::testing::ScriptedModel;
@@ -14,13 +19,39 @@ use agent_tools::builtin;
 /// The real `Agent`, the text transport and these built-in `tools`,
 /// with `model` writing the replies.
 pub(crate) fn builtin_agent(model: &Arc<ScriptedModel>, tools: &[&str], budget: Budget) -> Agent {
+    agent_with_files(model, tools, budget, None)
+}
+
+/// [`builtin_agent`] whose file tools work in `dir`.
+pub(crate) fn agent_with_files(
+    model: &Arc<ScriptedModel>,
+    tools: &[&str],
+    budget: Budget,
+    dir: Option<&Path>,
+) -> Agent {
     Agent::builder()
         .model(Arc::clone(model))
         .transport(TextTransport::new())
-        .toolbox(builtin::registry(tools, None, true).unwrap().allow_all())
+        .toolbox(builtin::registry(tools, dir, true).unwrap().allow_all())
         .budget(budget)
         .build()
         .unwrap()
+}
+
+/// A fresh directory of this test process, named `name`, holding `files`.
+pub(crate) fn folder(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("agentloop-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (path, text) in files {
+        std::fs::write(dir.join(path), text).unwrap();
+    }
+    dir
+}
+
+/// A reply that calls `tool` with `input` (a JSON object).
+pub(crate) fn call_step(tool: &str, input: &str) -> String {
+    format!("Thought: I call {tool}.\nAction: {tool}\nAction Input: {input}")
 }
 
 /// The grammar the model's `request`-th request was sent with.
