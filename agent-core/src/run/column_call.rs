@@ -5,7 +5,7 @@
 //! of a column of marks in a French question, did so until its loop limit
 //! and then answered that the file did not say). When a tool result has
 //! shown a table with that column (a CSV read whole, a markdown table, a
-//! grep's `column `<name>` (<n> rows): <values>` line), the call's error
+//! grep's ``column `<name>` (<n> rows): <values>`` line), the call's error
 //! shows the call with the column's numbers in place of each list
 //! function's name (`sum(<v1>, <v2>, …)`), and its count in place of
 //! `count(<name>)`.
@@ -208,7 +208,7 @@ fn table_column(text: &str, named: &str) -> Option<(String, Vec<String>)> {
     None
 }
 
-/// The values of a `column `<name>` (<n> rows): <v1>, <v2>…` line of
+/// The values of a ``column `<name>` (<n> rows): <v1>, <v2>…`` line of
 /// `text` (a search in files names a column so), when all are numbers.
 fn listed_column(text: &str, named: &str) -> Option<(String, Vec<String>)> {
     text.lines().find_map(|line| {
