@@ -161,12 +161,14 @@ fn rewrite_line(chars: &[char], dots_are_thousands: bool) -> Option<String> {
 
 /// The lines of `text` (each with its line break), and whether each is a
 /// row of comma-separated values: a line with two commas or more, none
-/// followed by a space, no `;` or tab, beside a line with as many (a
+/// followed by a space, no tab and fewer `;`, beside a line with as many (a
 /// table's header or another row).
 fn lines_and_rows(text: &str) -> Vec<(&str, bool)> {
-    // A line split on `;` or tabs writes its decimals with a comma.
+    // A line split on tabs, or on `;` more than on `,`, writes its
+    // decimals with a comma.
     let commas = |line: &str| {
-        if line.contains([';', '\t']) || line.contains(", ") {
+        let semicolons = line.matches(';').count();
+        if line.contains('\t') || semicolons >= line.matches(',').count() || line.contains(", ") {
             0
         } else {
             line.matches(',').count()

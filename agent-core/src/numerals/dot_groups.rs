@@ -234,7 +234,6 @@ const ENGLISH_WORDS: &[&str] = &[
     "not",
     "can",
     "if",
-    "do",
     "my",
     "all",
     "will",
@@ -249,7 +248,6 @@ const ENGLISH_WORDS: &[&str] = &[
     "more",
     "less",
     "about",
-    "as",
     "its",
     "their",
     "they",
@@ -260,7 +258,6 @@ const ENGLISH_WORDS: &[&str] = &[
     "says",
     "tell",
     "give",
-    "me",
 ];
 
 /// Whether `text` writes thousands with a dot (`Some(true)`), a decimal
@@ -493,9 +490,14 @@ fn groups_after(chars: &[char], start: usize, separator: char) -> usize {
             .iter()
             .fold(0u32, |n, c| n * 10 + c.to_digit(10).unwrap_or(0))
     };
+    // (`2.000.000.000` is two billion: a group of an address does not
+    // start with `0`.)
     let address = groups == 3
         && part(start, first) <= 255
-        && (0..3).all(|g| part(start + first + 1 + 4 * g, 3) <= 255);
+        && (0..3).all(|g| {
+            let at = start + first + 1 + 4 * g;
+            part(at, 3) <= 255 && chars.get(at) != Some(&'0')
+        });
     if separator == '.'
         && (address
             || (chars.get(i) == Some(&'.') && chars.get(i + 1).is_some_and(char::is_ascii_digit)))
@@ -513,6 +515,7 @@ mod tests {
     fn the_numbers_tell_first() {
         for text in [
             "Einwohner: 3.800.000",
+            "Budget 2.000.000.000 Euro, Kosten 3.500",
             "Umsatz 12,5 Mio., Kosten 3.500",
             "R$ 1.250.000",
             "prezzo 2,40",

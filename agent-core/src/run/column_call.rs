@@ -190,7 +190,7 @@ fn table_column(text: &str, named: &str) -> Option<(String, Vec<String>)> {
                 let value = row[index].trim_matches(CURRENCY_SIGNS).trim();
                 // A table split on `;` writes a decimal comma (`12,5`).
                 let value = if separator == ';' {
-                    value.replacen(',', ".", 1)
+                    value.replace('.', "").replacen(',', ".", 1)
                 } else {
                     value.to_string()
                 };
@@ -296,10 +296,10 @@ mod tests {
     fn only_list_and_count_functions_of_the_name_are_rewritten() {
         let found = column_call("sum(notes) / sqrt(notes) + (notes)", [NOTES]).unwrap();
         assert_eq!(found.text, "sum(12, 15, 9, 14) / sqrt(notes) + (notes)");
-        let semicolons = "Schüler;Note\nA;12,5\nB;9\n";
+        let semicolons = "Schüler;Note\nA;12,5\nB;1.009\n";
         assert_eq!(
             column_call("mean(Note)", [semicolons]).unwrap().text,
-            "mean(12.5, 9)"
+            "mean(12.5, 1009)"
         );
     }
 
