@@ -306,15 +306,6 @@ pub fn dot_grouped_thousands(number: &str) -> Option<String> {
     (whole.len() >= 4 || decimals.is_some()).then(|| written_with(whole, decimals, '.', ','))
 }
 
-/// The other ways a plain `number` is written grouped: with `,` between
-/// thousands ([`comma_grouped_thousands`]) and with `.` between them and
-/// a decimal comma ([`dot_grouped_thousands`]).
-pub fn grouped_forms(number: &str) -> impl Iterator<Item = String> {
-    comma_grouped_thousands(number)
-        .into_iter()
-        .chain(dot_grouped_thousands(number))
-}
-
 /// The whole part and the decimals of a plain `number`; `None` unless it
 /// is digits, not starting with `0` before more digits, with maybe a `.`
 /// and more digits.
@@ -503,10 +494,6 @@ mod tests {
         ] {
             assert_eq!(dot_grouped_thousands(plain).as_deref(), grouped, "{plain}");
         }
-        assert_eq!(
-            grouped_forms("60000").collect::<Vec<_>>(),
-            ["60,000", "60.000"]
-        );
     }
 
     #[test]
