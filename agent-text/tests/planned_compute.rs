@@ -110,6 +110,38 @@ async fn on_the_answer_turn_the_compute_round_must_call_the_calculator() {
 }
 
 #[tokio::test]
+async fn the_compute_round_s_result_binds_the_answer_turn_after_it() {
+    // An answer turn's answer worked out in the head gets a compute round
+    // (it may answer); the call it makes there binds the answer after it
+    // to the computed number, not to the numbers it was computed from.
+    let head_sum = "Thought: Germany has more.\nFinal Answer: 16,000,000";
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(PLAN_AND_SEARCH)
+            .text(PLAN_AND_SEARCH)
+            .text(head_sum)
+            .text(SUBTRACT)
+            .text(COMPUTED),
+    );
+    let outcome = agent(&model, Budget::default()).run(QUESTION).await;
+    assert_eq!(outcome.answer.as_deref(), Some("16000000"));
+    assert_eq!(outcome.stop_reason, StopReason::RepeatedCall);
+    let round = grammar(&model, 3);
+    assert!(
+        round.contains("\"calculator\\nAction Input: \"") && round.contains("Final Answer"),
+        "{round}"
+    );
+    let answer = grammar(&model, 4);
+    assert!(!answer.contains("Action"), "{answer}");
+    assert!(
+        answer.contains("\"16000000\"")
+            && !answer.contains("84,000,000")
+            && !answer.contains("\"68000000\""),
+        "{answer}"
+    );
+}
+
+#[tokio::test]
 async fn an_answer_stands_without_a_plan_to_compute_or_with_the_setting_off() {
     let lookup =
         "Thought: look it up\nAction: search\nAction Input: {\"query\": \"Germany population\"}";

@@ -9,7 +9,9 @@
 //! their head on the answer turn (the populations' sum is right in the
 //! results, the average they give is not). Told only to answer with
 //! what the results show, they give the same number again; let them
-//! call the calculator once, and they compute it.
+//! call the calculator once, and they compute it. The answer asked for
+//! after that call writes only the numbers it computed and the
+//! question's: given the sum, the 1.5B model answered with an addend.
 
 use serde::{Deserialize, Serialize};
 
@@ -134,6 +136,7 @@ impl Run {
                 }
             }
             Decision::Act(calls) if compute => {
+                self.state.planned.await_result();
                 self.plan_round(std::sync::Arc::clone(calls));
                 return;
             }

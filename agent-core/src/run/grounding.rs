@@ -25,12 +25,14 @@
 //! (`12400000` for `124,000,000`, `12500` for `1250`) are a dropped or an
 //! added zero, not a unit change, and do not count. Numbers under a
 //! hundred with one or two significant digits (`4`, `12`, `0.5`) and a
-//! few calendar and unit constants are taken as known, except in an
-//! answer given before any tool returned a result: there only the system
-//! prompt's and the task's numbers are; and in a run with tools to look
-//! things up, a computing call whose numbers (two or more) are all only
-//! taken as known, none from the conversation, is sent back the first
-//! time too: `12 * 100` for a year of subscriptions no file was read for. In a computing call the powers
+//! few calendar and unit constants are taken as known in a computing
+//! call (in an answer only counts under ten are, and in an answer given
+//! before any tool returned a result only the system prompt's and the
+//! task's numbers); and in a run with tools to look things up, a
+//! computing call whose numbers are all only taken as known, none from
+//! the conversation, is sent back the first time too: `12 * 100` for a
+//! year of subscriptions no file was read for, or a lone `3600`, which
+//! computes nothing. In a computing call the powers
 //! of ten that convert units or scales are known too (a hundred, a
 //! thousand, a million; ten thousand where the conversation has numbers
 //! that large), but not in an answer.
@@ -128,6 +130,11 @@ pub(super) struct Grounding {
     /// The same, that a text means as decimals (`1.250` mm in English).
     #[serde(default)]
     decimal_dots: BTreeSet<String>,
+    /// Whether a tool result's numbers write thousands with a dot (a
+    /// decimal comma, `1.234.567`; see `numbers_tell`), whatever the
+    /// question does: an answer copies `149,90` from such a file.
+    #[serde(default)]
+    results_write_dots: bool,
 }
 
 impl Grounding {
@@ -184,6 +191,9 @@ impl Grounding {
             return;
         }
         self.learn_dot_groups(text, question);
+        if !question && !self.results_write_dots && text.contains(',') {
+            self.results_write_dots = numbers_tell(text) == Some(true);
+        }
         self.learn_forms_as_written(text, question);
         let plain = if question {
             plain_numbers(text)
@@ -353,8 +363,12 @@ impl Grounding {
     /// Every number of `arguments` when they are two or more, written in
     /// numbers alone (no letters), and none of them is in the conversation
     /// (each is only taken as known: a small number, a constant, a power
-    /// of ten), or only as a line number of a tool result; otherwise none. (A single number computes nothing, and
-    /// beside names or functions the tool's own error says more.)
+    /// of ten), or only as a line number of a tool result; otherwise none.
+    /// A lone number (the whole expression) counts too: it computes
+    /// nothing, and a call that only echoes a constant gives a made-up
+    /// answer the look of a computed one. (`2 + 2` is one number twice,
+    /// everyday arithmetic; beside names or functions the tool's own
+    /// error says more.)
     fn all_only_assumed(&self, arguments: &Value) -> Vec<String> {
         if has_letters(arguments) {
             return Vec::new();
@@ -367,7 +381,9 @@ impl Grounding {
             .iter()
             .filter(|written| absent.contains(written) || self.is_line_number_only(written))
             .count();
-        if all.len() >= 2 && only_assumed == all.len() {
+        if (all.len() >= 2 || (all.len() == 1 && is_lone_number(arguments)))
+            && only_assumed == all.len()
+        {
             all
         } else {
             Vec::new()
@@ -398,12 +414,14 @@ impl Grounding {
             .collect()
     }
 
-    /// `numbers`, and when the question writes thousands with a dot, each
-    /// written that way too (`60.000` for `60000`, `3,8` for `3.8`; see
-    /// [`dot_grouped_thousands`]): an answer in German or Italian writes
-    /// its numbers so, which an English answer would read as other ones.
+    /// `numbers`, and when the question or a tool result writes thousands
+    /// with a dot, each written that way too (`60.000` for `60000`, `3,8`
+    /// for `3.8`; see [`dot_grouped_thousands`]): an answer in German or
+    /// Italian writes its numbers so, which an English answer would read
+    /// as other ones, and an answer copies a file's `149,90` as written
+    /// (kept to `149.90`, the 1.5B model wrote `149, 149, 149, …`).
     pub(super) fn with_local_forms(&self, mut numbers: Vec<String>) -> Vec<String> {
-        if self.dots_are_thousands {
+        if self.dots_are_thousands || self.results_write_dots {
             let local: Vec<String> = numbers
                 .iter()
                 .filter_map(|n| dot_grouped_thousands(n))
@@ -563,10 +581,12 @@ enum Rule {
     /// In a computing call: small numbers, a few constants and the powers
     /// of ten that convert units or scales are known.
     Everyday,
-    /// In an answer after tool results: counts under ten and constants
-    /// are known; other small numbers and powers of ten from ten up are
-    /// not. A bare `1000`, `10` or `8.5` no result holds is a guess, not
-    /// a count or a conversion.
+    /// In an answer after tool results: counts under ten are known;
+    /// other small numbers, powers of ten from ten up and the constants
+    /// are not. A bare `1000`, `10` or `8.5` no result holds is a guess,
+    /// not a count or a conversion, and so is a `3600` that no sum gave
+    /// (the 1.5B model answered a yearly fee so, then "computed" it as
+    /// the lone number `3600`).
     Answer,
     /// Only the conversation's numbers (and rounded copies of them).
     Strict,
@@ -614,6 +634,22 @@ fn holds_equation(value: &Value) -> bool {
         Value::Object(map) => map.values().any(holds_equation),
         _ => false,
     }
+}
+
+/// Whether the only text of `arguments` is one number (maybe signed or
+/// in brackets): a computing call that computes nothing.
+fn is_lone_number(arguments: &Value) -> bool {
+    let mut texts = Vec::new();
+    string_values(arguments, &mut texts);
+    let [text] = texts.as_slice() else {
+        return false;
+    };
+    let number =
+        text.trim_matches(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '+' | '-'));
+    number.starts_with(|c: char| c.is_ascii_digit())
+        && number
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | ','))
 }
 
 /// Whether a string of `value` (at any depth) holds a letter.
@@ -698,7 +734,9 @@ fn is_grounded(written: &str, digits: &str, known: &Grounding, rule: Rule) -> bo
         Rule::Strict => false,
     };
     if rule != Rule::Strict
-        && (small || is_known_constant(written) || known.knows_percent_factor(written))
+        && (small
+            || (rule != Rule::Answer && is_known_constant(written))
+            || known.knows_percent_factor(written))
     {
         return true;
     }

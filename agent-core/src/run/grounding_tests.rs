@@ -586,10 +586,36 @@ fn constants_are_known_at_their_own_value_only() {
     assert_eq!(g.ungrounded_in("Python 3.6"), ["3.6"]);
     assert_eq!(g.ungrounded_in("36 hours"), ["36"]);
     assert_eq!(g.ungrounded_in("8.64"), ["8.64"]);
-    assert!(g.ungrounded_in("3600 seconds, 86,400 a day").is_empty());
+    // In a computing call they are known as they are; in an answer no
+    // result holds them, and a lone one computes nothing.
+    let mut g = g;
     assert!(
-        g.ungrounded_in("1,440 minutes, 365 days, 168 hours")
+        g.check("k1", &json!({"expression": "15 * 3600 + 86,400"}), true)
             .is_empty()
+    );
+    assert!(
+        g.check("k2", &json!({"expression": "1440 * 365 / 168 + 15"}), true)
+            .is_empty()
+    );
+    assert_eq!(
+        g.ungrounded_in("3600 seconds, 86,400 a day"),
+        ["3600", "86,400"]
+    );
+    assert_eq!(
+        g.check("k3", &json!({"expression": "3600"}), true),
+        ["3600"]
+    );
+    assert_eq!(
+        g.check("k4", &json!({"expression": " (365) "}), true),
+        ["365"]
+    );
+    assert!(
+        g.check("k5", &json!({"expression": "3600"}), false)
+            .is_empty()
+    );
+    assert!(
+        g.check("k6", &json!({"expression": "15"}), true).is_empty(),
+        "a lone number a result holds"
     );
 }
 
@@ -643,4 +669,25 @@ fn an_english_question_keeps_dots_decimal_and_a_decimal_in_any_field_settles_a_t
             .thousands_dots_in(&json!({"expression": "1.250 * 2"}))
             .is_empty()
     );
+}
+
+#[test]
+fn a_result_with_a_decimal_comma_lets_answers_write_numbers_its_way() {
+    let mut g = Grounding::default();
+    let task = [Message::user(
+        "Quanto custa, no total, comprar 3 unidades do produto do arquivo preco.txt?",
+    )];
+    g.learn_how_numbers_are_written(&task);
+    g.learn_question(&task);
+    assert_eq!(g.with_local_forms(vec!["449.70".into()]), ["449.70"]);
+    // The question does not tell; the file's price does.
+    g.learn("1| Produto: cadeira\n2| Preço: 149,90 R$");
+    assert_eq!(
+        g.with_local_forms(g.answer_numbers()),
+        ["149", "149.90", "3", "149,90"]
+    );
+    // A result in English keeps them as they are.
+    let mut english = Grounding::default();
+    english.learn("Price: 1,490.50 USD, 12.5 kg");
+    assert_eq!(english.with_local_forms(vec!["2.5".into()]), ["2.5"]);
 }

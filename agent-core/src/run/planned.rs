@@ -159,6 +159,17 @@ impl ComputePlan {
             && (self.unread || (!self.called && answer.chars().any(|c| c.is_ascii_digit())))
     }
 
+    /// The model called a computing tool on an answer turn's compute
+    /// round: as on a forced turn, the result binds the answer asked for
+    /// next (the 1.5B model, sent back to compute its head sum `139.000`,
+    /// computed 139000 and then answered with one of the two addends).
+    /// A call that gives no result is not forced again: the answer turn
+    /// comes next.
+    pub(super) fn await_result(&mut self) {
+        self.awaiting_result = true;
+        self.forced_turns = self.forced_turns.max(MAX_FORCED_TURNS);
+    }
+
     /// The next request must call a computing tool.
     pub(super) fn force(&mut self) {
         self.pending = true;
@@ -340,5 +351,18 @@ mod tests {
         let mut free = heard("Add them together.");
         free.called(Some("8650000"), asked.iter());
         assert_eq!(free.binding(), None);
+        // A compute round's call binds the answer asked for next, and one
+        // that gave no result is not forced again.
+        let mut round = ComputePlan::default();
+        round.await_result();
+        round.called(None, asked.iter());
+        assert!(!round.pending());
+        assert_eq!(round.binding(), None);
+        round.await_result();
+        round.called(Some("139000"), asked.iter());
+        assert_eq!(
+            round.binding(),
+            Some(&["139000".to_string(), "3".to_string()][..])
+        );
     }
 }
