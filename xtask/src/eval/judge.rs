@@ -1,5 +1,6 @@
 //! The judge: is an answer right? Both the answer and each accepted answer
-//! are normalized (lower case, thousands separators between digits
+//! are normalized (a decimal comma, one or two digits after a comma,
+//! read as a point; lower case, thousands separators between digits
 //! removed, whitespace collapsed); an accepted number must appear as a
 //! whole number (not inside a longer one; trailing decimal zeros are the
 //! same number, so `6326.60` is `6326.6`), other text as a substring. A
@@ -118,6 +119,27 @@ pub(crate) fn normalize(text: &str) -> String {
     out.trim().to_string()
 }
 
+/// `text` with each decimal comma written as a point: a comma between
+/// digits followed by one or two digits and no more (`449,70`, `12,5`),
+/// which groups no thousands in any language.
+fn with_decimal_points(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let digits_after = chars[i + 1..]
+            .iter()
+            .take_while(|d| d.is_ascii_digit())
+            .count();
+        let decimal = c == ','
+            && i > 0
+            && chars[i - 1].is_ascii_digit()
+            && (1..=2).contains(&digits_after)
+            && chars.get(i + 1 + digits_after) != Some(&',');
+        out.push(if decimal { '.' } else { c });
+    }
+    out
+}
+
 fn is_number(text: &str) -> bool {
     !text.is_empty()
         && text.chars().any(|c| c.is_ascii_digit())
@@ -166,10 +188,10 @@ fn contains(haystack: &str, needle: &str) -> bool {
 
 /// Whether `answer` is right for `task`.
 pub(crate) fn is_right(task: &Task, answer: Option<&str>) -> bool {
-    let Some(answer) = answer else {
+    let Some(raw) = answer else {
         return false;
     };
-    let answer = normalize(answer);
+    let answer = normalize(raw);
     if task.refusal {
         let refuses = REFUSALS
             .iter()
@@ -181,9 +203,12 @@ pub(crate) fn is_right(task: &Task, answer: Option<&str>) -> bool {
             .any(|f| contains(&answer, &normalize(f)));
         return refuses && !invents;
     }
+    // An answer may write its decimals with a comma, as the question's
+    // language does (`449,70` for 449.7), and so may an accepted one.
+    let points = normalize(&with_decimal_points(raw));
     task.answers
         .iter()
-        .any(|accepted| contains(&answer, &normalize(accepted)))
+        .any(|accepted| contains(&points, &normalize(&with_decimal_points(accepted))))
 }
 
 #[cfg(test)]
@@ -222,6 +247,21 @@ mod tests {
         assert!(is_right(&t, Some("The total is $6,326.60.")));
         assert!(!is_right(&t, Some("6326.61")));
         assert!(!is_right(&t, Some("6326.605")));
+    }
+
+    #[test]
+    fn decimals_written_with_a_comma_match_their_number() {
+        let t = task(&["449.7", "449,7"], false, &[]);
+        assert!(is_right(&t, Some("449,70 R$")));
+        assert!(is_right(&t, Some("Custa 449,7 reais.")));
+        assert!(!is_right(&t, Some("449,75 R$")));
+        assert!(!is_right(&t, Some("4497")));
+        let t = task(&["12.5"], false, &[]);
+        assert!(is_right(&t, Some("La moyenne est 12,5.")));
+        // Thousands groups stay thousands.
+        let t = task(&["1250"], false, &[]);
+        assert!(is_right(&t, Some("1,250")));
+        assert!(!is_right(&t, Some("12,50")));
     }
 
     #[test]
