@@ -27,7 +27,8 @@ use super::miscopy::{corrected_text, corrected_with_thousands, correction_note};
 use super::planned::ShownCall;
 use super::reasons::{
     MISCOPIES_NAMED, climb_reason, either, fed_back_reason, line_numbers_reason,
-    look_up_first_reason, miscopy_reason, sends_to_look_up, ungrounded_reason, worked_out_reason,
+    lone_number_reason, look_up_first_reason, miscopy_reason, sends_to_look_up, ungrounded_reason,
+    worked_out_reason,
 };
 use super::runaway::note_runaway_argument;
 use super::unmentioned::unmentioned_note;
@@ -292,6 +293,10 @@ impl Run {
                     let reason =
                         sent_back_reason(state, call, &key, &missing, computing_only, again);
                     plans.push(skip(&reason));
+                    continue;
+                }
+                if let Some(number) = state.grounding.lone_number_sent_back(&key, &call.arguments) {
+                    plans.push(skip(&lone_number_reason(&number)));
                     continue;
                 }
                 let dots = state.grounding.thousands_dots_in(&call.arguments);

@@ -200,6 +200,15 @@ pub(super) fn ungrounded_reason(
     )
 }
 
+/// The observation of a computing call made of one `number` alone, which
+/// computes nothing (see `Grounding::lone_number_sent_back`).
+pub(super) fn lone_number_reason(number: &str) -> String {
+    format!(
+        "{number} alone computes nothing. Write the arithmetic that gives the answer, \
+         with the numbers the question and the results give"
+    )
+}
+
 /// The observation of a call sent back because its numbers were worked
 /// out in the model's head: it names the arithmetic for each, and the
 /// call to make with `tool` instead.
