@@ -2,7 +2,8 @@
 //! piece, written again and again until the reply was cut
 //! (`8000 * 1.0275 ** 6 * 1000000…`, four hundred zeros; a search query
 //! followed by ` 2015-01-01 00:00:00 UTC` seven times; an expression that
-//! subtracts the same term twenty times). The message the run keeps, and
+//! subtracts the same term twenty times; years counted on, `2023, 2024,
+//! …, 2044, 2`, until a query's length limit). The message the run keeps, and
 //! sends back with every later request, has each such run replaced by
 //! `…`: shown its own runaway, a 1.5B model wrote it again on every later
 //! turn (a compound-interest task: five calls, each with the same four
@@ -91,7 +92,8 @@ fn runaway_argument(arguments: &Value) -> Option<String> {
 }
 
 fn has_runaway(text: &str) -> bool {
-    may_run_away(text.as_bytes()) && !runaways(text).is_empty()
+    (may_run_away(text.as_bytes()) && !runaways(text).is_empty())
+        || !counting_runaways(text).is_empty()
 }
 
 fn cut_in_value(value: &mut Value) {
@@ -160,6 +162,7 @@ fn runaways(text: &str) -> Vec<Runaway> {
     let mut found: Vec<Runaway> = (1..=RUNAWAY_PERIOD)
         .flat_map(|period| periodic_stretches(bytes, period))
         .filter_map(|(start, end, period)| runaway(text, start, end, period))
+        .chain(counting_runaways(text))
         .collect();
     found.sort_by_key(|r| (r.start, std::cmp::Reverse(r.end)));
     let mut apart: Vec<Runaway> = Vec::with_capacity(found.len());
@@ -169,6 +172,75 @@ fn runaways(text: &str) -> Vec<Runaway> {
         }
     }
     apart
+}
+
+/// Numbers counted on until a text was cut off, one step at a time with
+/// one separator (`2023, 2024, 2025, …, 2044, 2`): at least
+/// [`RUNAWAY_COPIES`] whole numbers, then the start of the next one at
+/// the very end of the text or of a quoted string in it (a call's
+/// argument cut at its length limit). The first number stays. A 1.5B
+/// model's search query ran on so into a list of years, and its next
+/// call took a year from that list. A list that ends whole was meant.
+fn counting_runaways(text: &str) -> Vec<Runaway> {
+    let bytes = text.as_bytes();
+    (1..=bytes.len())
+        .filter(|&end| {
+            bytes[end - 1].is_ascii_digit() && (end == bytes.len() || bytes[end] == b'"')
+        })
+        .filter_map(|end| counting_runaway_to(text, end))
+        .collect()
+}
+
+/// The counting runaway whose cut number ends at `end`, if there is one
+/// (see [`counting_runaways`]).
+fn counting_runaway_to(text: &str, end: usize) -> Option<Runaway> {
+    let bytes = text.as_bytes();
+    // The numbers and the separators between them, from the end back.
+    let mut numbers: Vec<(usize, usize, u64)> = Vec::new();
+    let mut separator: Option<&[u8]> = None;
+    let mut partial = None;
+    let mut at = end;
+    loop {
+        let start = bytes[..at]
+            .iter()
+            .rposition(|b| !b.is_ascii_digit())
+            .map_or(0, |p| p + 1);
+        if start == at || at - start > 12 {
+            break;
+        }
+        let value: u64 = text[start..at].parse().ok()?;
+        if partial.is_none() {
+            partial = Some(&text[start..at]);
+        } else {
+            numbers.push((start, at - start, value));
+        }
+        let gap_start = bytes[..start]
+            .iter()
+            .rposition(|b| b.is_ascii_alphanumeric() || !b.is_ascii())
+            .map_or(0, |p| p + 1);
+        let gap = &bytes[gap_start..start];
+        if gap.is_empty()
+            || gap.len() > 3
+            || gap.contains(&b'.')
+            || gap.contains(&b'"')
+            || separator.is_some_and(|s| s != gap)
+        {
+            break;
+        }
+        separator = Some(gap);
+        at = gap_start;
+    }
+    // Whole numbers in order, each one step on from the one before.
+    numbers.reverse();
+    let step = i128::from(numbers.get(1)?.2) - i128::from(numbers.first()?.2);
+    let counted = step != 0
+        && numbers
+            .windows(2)
+            .all(|pair| i128::from(pair[1].2) - i128::from(pair[0].2) == step);
+    let next = (i128::from(numbers.last()?.2) + step).to_string();
+    let cut = partial.is_some_and(|p| p.len() < next.len() && next.starts_with(p));
+    let (start, kept, _) = *numbers.first()?;
+    (counted && cut && numbers.len() >= RUNAWAY_COPIES).then_some(Runaway { start, kept, end })
 }
 
 /// The longest stretches `start..end` of `bytes` that repeat themselves
@@ -278,6 +350,38 @@ mod tests {
             assert!(cut.starts_with(lead), "{cut}");
             assert_eq!(cut.matches("12.5").count(), 1, "{cut}");
             assert!(cut.len() < lead.len() + 2 * piece.len(), "{cut}");
+        }
+    }
+
+    #[test]
+    fn numbers_counted_on_until_the_text_was_cut_keep_the_first() {
+        let years = (2023..2045).map(|y| format!("{y}, ")).collect::<String>();
+        let query = format!("Rust 1.0 release date in {years}2");
+        assert_eq!(
+            without_runaways(&query).as_deref(),
+            Some("Rust 1.0 release date in 2023…")
+        );
+        let reply = format!("Action Input: {{\"query\": \"Rust 1.0 in {years}2\"}}");
+        assert_eq!(
+            without_runaways(&reply).as_deref(),
+            Some("Action Input: {\"query\": \"Rust 1.0 in 2023…\"}")
+        );
+        let down = format!(
+            "{}2",
+            (0..8)
+                .map(|i| format!("{} ", 100 - 10 * i))
+                .collect::<String>()
+        );
+        assert_eq!(without_runaways(&down).as_deref(), Some("100…"));
+        // Ended whole, too short, or not one step at a time: meant.
+        for text in [
+            format!("in {years}2045"),
+            "in 2023, 2024, 2025, 2026, 2027, 2".to_string(),
+            "sum(3, 7, 12, 20, 31, 44, 5".to_string(),
+            "in 2023, 2024, 2025, 2026, 2027, 2028, 2029, 3".to_string(),
+            "v1.2.3.4.5.6.7.8.9.1".to_string(),
+        ] {
+            assert_eq!(without_runaways(&text), None, "{text}");
         }
     }
 
