@@ -2,7 +2,8 @@
 //! whatever its accents (a model writes `Zurich`, `reunion.md` or `Sao
 //! Paulo` where the files say `Zürich`, `reunión.md` or `São Paulo`, or
 //! the other way round, and a file name may be stored decomposed, as macOS
-//! writes it), or, for a file, with a typo (`reciepts.csv`); and a grep
+//! writes it), or, for a file, with a typo (`reciepts.csv`) or in full
+//! where the file's name abbreviates it (`database` for `db.yaml`); and a grep
 //! that misses in files of another script says so.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -192,6 +193,31 @@ async fn a_file_named_with_a_typo_is_found() {
     ] {
         assert!(search.query(query).is_empty(), "{query}");
     }
+}
+
+#[tokio::test]
+async fn a_name_written_in_full_finds_the_file_that_abbreviates_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("config")).unwrap();
+    std::fs::write(dir.path().join("config/app.yaml"), "app:\n  workers: 8\n").unwrap();
+    std::fs::write(
+        dir.path().join("config/db.yaml"),
+        "db:\n  pool:\n    max_connections: 40\n",
+    )
+    .unwrap();
+    let tools = files(dir.path());
+    // A search shows the short file whole; a read is not made in its
+    // place (an abbreviation is a guess), but shows it too.
+    let found = call(&tools, "search_files", json!({"glob": "database.conf"})).await;
+    assert!(found.contains("`config/db.yaml`:"), "{found}");
+    assert!(found.contains("max_connections: 40"), "{found}");
+    assert!(!found.contains("workers"), "{found}");
+    let read = call(&tools, "read_file", json!({"path": "database.yaml"})).await;
+    assert!(
+        read.starts_with("`database.yaml` is not a file in the working directory."),
+        "{read}"
+    );
+    assert!(read.contains("max_connections: 40"), "{read}");
 }
 
 #[tokio::test]

@@ -34,6 +34,10 @@ const MAX_LISTED_ENTRIES: usize = 15;
 const MAX_FLAT_FILES: usize = 12;
 /// Words shorter than this do not count as a match.
 const MIN_WORD_CHARS: usize = 3;
+/// The score of a name one of whose words abbreviates a word of the
+/// other (see `abbreviated`): below [`MIN_CLOSEST_SCORE`], so it is
+/// shown or listed, never read in place of the name given.
+const ABBREVIATION_SCORE: u32 = 30;
 /// The least score of a path read in place of one that is not there: its
 /// stem holds the given stem (or the reverse), or two words match.
 const MIN_CLOSEST_SCORE: u32 = 40;
@@ -396,6 +400,9 @@ fn score(path: &str, given: &Given<'_>) -> u32 {
     if misspelt(stem, path_stem) {
         return 45 + tie_break;
     }
+    if abbreviated(stem, path_stem) {
+        return ABBREVIATION_SCORE + tie_break;
+    }
     // A shared number alone does not make a path look alike: every file
     // of a year would.
     if shared == 0 {
@@ -404,6 +411,34 @@ fn score(path: &str, given: &Given<'_>) -> u32 {
     shared
         .saturating_mul(20)
         .saturating_add(shared_numbers.min(9))
+}
+
+/// Whether a word of one stem is an abbreviation of a word of the other:
+/// two to four letters, the long word's first letter first, all of them
+/// in the long word in order, which is three letters longer at least
+/// (`db` for `database`, `cfg` for `config`, `msg` for `messages`). A
+/// 1.5B model looking for the database configuration read `app.yaml`,
+/// the first of a listing, beside `db.yaml`.
+fn abbreviated(stem: &str, path_stem: &str) -> bool {
+    let split = |s: &str| -> Vec<Vec<char>> {
+        s.split(|c: char| !c.is_alphabetic())
+            .filter(|w| !w.is_empty())
+            .map(|w| w.chars().collect())
+            .collect()
+    };
+    let abbreviates = |short: &[char], long: &[char]| {
+        (2..=4).contains(&short.len())
+            && long.len() >= short.len() + 3
+            && short.first() == long.first()
+            && {
+                let mut rest = long.iter();
+                short.iter().all(|c| rest.any(|l| l == c))
+            }
+    };
+    let (given, path) = (split(stem), split(path_stem));
+    given
+        .iter()
+        .any(|g| path.iter().any(|p| abbreviates(g, p) || abbreviates(p, g)))
 }
 
 /// Whether the name `stem` given is `path_stem` with a typo or two: word
@@ -491,6 +526,26 @@ mod tests {
         assert!(similar("nothing-like-it.txt", &all).is_empty());
         assert!(similar("", &all).is_empty());
         assert!(similar("a.md", &all).is_empty(), "short words do not match");
+    }
+
+    #[test]
+    fn an_abbreviated_name_is_similar_but_never_the_closest() {
+        let all = paths(&["config/app.yaml", "config/db.yaml", "notes/cfg-notes.md"]);
+        assert_eq!(similar("database.conf", &all), ["config/db.yaml"]);
+        assert_eq!(
+            similar("/etc/configuration.toml", &all),
+            ["notes/cfg-notes.md"]
+        );
+        assert!(named_alike("database.conf", "config/db.yaml"));
+        // Not the first letter, too short a difference, or out of order.
+        assert!(similar("bad.conf", &all).is_empty());
+        assert!(similar("dab.yaml", &all).is_empty());
+        assert!(similar("bdatase.conf", &all).is_empty());
+        // A whole-name match hides it.
+        let more = paths(&["config/db.yaml", "database.yaml"]);
+        assert_eq!(similar("database.conf", &more), ["database.yaml"]);
+        let (_dir, root) = root_with(&["config/app.yaml", "config/db.yaml"]);
+        assert_eq!(closest_file(&root, "database.yaml"), None);
     }
 
     #[test]
