@@ -10,7 +10,9 @@
 //! `config.json` is shown `config/server.toml`, and one that guesses
 //! `Notes/Tuesday.md` is shown `notes/2024-05-14-tue.md` only when a
 //! word matches. A name a typo apart (`reciepts.csv` for `receipts.csv`)
-//! counts as close, just below one whose stem holds the other. Among
+//! counts as close, just below one whose stem holds the other; one
+//! whose word abbreviates a word of the other (`db.yaml` for
+//! `database.conf`) is similar, below every other kind. Among
 //! paths as alike by name, those that hold the numbers of the given name
 //! (`q3`, `sprint14`, `2024-05-14`) come first.
 //! Only paths inside the root are ever shown.
