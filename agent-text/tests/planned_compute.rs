@@ -181,6 +181,39 @@ async fn a_lone_number_computes_nothing_and_the_forced_turn_comes_again() {
 }
 
 #[tokio::test]
+async fn a_difference_where_the_question_asks_how_many_times_is_sent_back_to_divide() {
+    let question = "How many times taller is Mount Everest than the Eiffel Tower?";
+    let search = "Thought: I need both heights.\nAction: search\nAction Input: {\"query\": \"Mount Everest Eiffel Tower height\"}";
+    let subtract = "Thought: the difference\nAction: calculator\nAction Input: {\"expression\": \"8849 - 330\"}";
+    let divide =
+        "Thought: divide\nAction: calculator\nAction Input: {\"expression\": \"8849 / 330\"}";
+    let replies = [
+        search,
+        subtract,
+        "Thought: done\nFinal Answer: 8519",
+        divide,
+        "Thought: done\nFinal Answer: 26.8",
+    ];
+    let model = Arc::new(replies.iter().fold(ScriptedModel::new(), |m, r| m.text(*r)));
+    let outcome = agent(&model, Budget::default()).run(question).await;
+    assert_eq!(outcome.answer.as_deref(), Some("26.8"));
+    let requests = model.requests();
+    let told = &requests[3].messages.last().unwrap().content;
+    assert!(
+        told.contains("the question asks how many times one is the other, and only a difference has been computed: that is a division. Call calculator now"),
+        "{told}"
+    );
+    let forced = grammar(&model, 3);
+    assert!(!forced.contains("Final Answer"), "{forced}");
+    // Asked for a difference, the difference stands.
+    let model = Arc::new(replies.iter().fold(ScriptedModel::new(), |m, r| m.text(*r)));
+    let outcome = agent(&model, Budget::default())
+        .run("How much taller is Mount Everest than the Eiffel Tower?")
+        .await;
+    assert_eq!(outcome.answer.as_deref(), Some("8519"));
+}
+
+#[tokio::test]
 async fn an_answer_stands_without_a_plan_to_compute_or_with_the_setting_off() {
     let lookup =
         "Thought: look it up\nAction: search\nAction Input: {\"query\": \"Germany population\"}";

@@ -2,12 +2,15 @@
 //! echoes the loop's own words, that gives up after the first failed
 //! calls, that claims arithmetic that does not hold, that holds a number
 //! no tool gave, that skips a computation the model said it would do,
-//! or that comes before any result has shown a name the question writes
-//! in code form is sent back (see each check for how often).
+//! that gives a difference where the question asks how many times one
+//! thing is another, or that comes before any result has shown a name
+//! the question writes in code form is sent back (see each check for how
+//! often).
 
 use crate::transport::Decision;
 
 use super::Run;
+use super::ratio::ratio_reason;
 use super::reasons::{
     false_claim_reason, planned_compute_reason, shown_call_reason, ungrounded_answer_reason,
     unseen_names_reason,
@@ -135,6 +138,22 @@ impl Run {
         }
         self.state.planned.force();
         *decision = Decision::Malformed(planned_compute_reason(&computing));
+    }
+
+    /// A final answer to a question that asks how many times one thing
+    /// is another, after computing calls that only subtracted, is sent
+    /// back once, and the next turn must call a computing tool
+    /// ([`Budget::compute_when_planned`](crate::Budget); see `ratio`).
+    pub(super) fn check_ratio(&mut self, decision: &mut Decision) {
+        if !matches!(decision, Decision::Final(_)) || !self.state.budget.compute_when_planned {
+            return;
+        }
+        let computing = self.computing_tool_names();
+        if computing.is_empty() || !self.state.ratio.sends_back() {
+            return;
+        }
+        self.state.planned.force();
+        *decision = Decision::Malformed(ratio_reason(&computing));
     }
 
     /// The numbers of an answer that are found nowhere in the

@@ -179,6 +179,7 @@ impl Run {
                 &interpretation.message.content,
             );
             self.check_planned_compute(&mut interpretation.turn.decision);
+            self.check_ratio(&mut interpretation.turn.decision);
             self.check_ungrounded_answer(&mut interpretation.turn.decision);
             self.check_unseen_names(&mut interpretation.turn.decision);
         }

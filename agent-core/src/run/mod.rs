@@ -28,6 +28,7 @@ mod persist;
 mod plan;
 mod planned;
 mod progress;
+mod ratio;
 mod reasons;
 mod runaway;
 mod set_aside;
@@ -216,6 +217,9 @@ struct State {
     /// The question's names (`Eiffel Tower`) no result has mentioned yet.
     #[serde(default)]
     unmentioned: unmentioned::Unmentioned,
+    /// A ratio the question asks for (see `ratio`).
+    #[serde(default)]
+    ratio: ratio::RatioAsked,
     /// The model's plan to compute, and whether it was kept.
     #[serde(default)]
     planned: planned::ComputePlan,
@@ -307,6 +311,7 @@ impl Run {
             named::NamedInQuestion::default()
         };
         let unmentioned = unmentioned::Unmentioned::of(&task);
+        let ratio = ratio::RatioAsked::of(&task);
         let tools_tokens = tools
             .iter()
             .map(|t| {
@@ -353,6 +358,7 @@ impl Run {
                 grounding: grounding::Grounding::default(),
                 named,
                 unmentioned,
+                ratio,
                 planned: planned::ComputePlan::default(),
                 look_up: look_up::LookUpFirst::default(),
                 answer: None,

@@ -464,6 +464,9 @@ impl Run {
                         state
                             .planned
                             .called(result, state.grounding.asked_numbers());
+                        if result.is_some() {
+                            state.ratio.computed(&call.arguments);
+                        }
                     }
                     // Answered repeats do not count here: their result came before.
                     self.state.progress.found_something |= observation.found_something();
