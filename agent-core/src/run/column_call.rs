@@ -1,6 +1,7 @@
 //! A computing call that names a column of a table instead of its numbers
 //! (`sum(notes) / count(notes)`, `mean(score)`): the tool cannot read the
-//! name, and a small model told only to copy the numbers in reads the
+//! name (or writes it with its file or table: `expenses.csv.amount`,
+//! `df['amount']`), and a small model told only to copy the numbers in reads the
 //! file again and makes the same call (the 1.5B model, asked for the mean
 //! of a column of marks in a French question, did so until its loop limit
 //! and then answered that the file did not say). When a tool result has
@@ -52,9 +53,13 @@ pub(super) fn column_call<'a>(
     for named in &names {
         for result in &results {
             let (_, text) = split_gutters(result);
-            if let Some((column, values)) =
-                table_column(&text, named).or_else(|| listed_column(&text, named))
-            {
+            // The name whole, then its parts, the last first: a column
+            // written with its file or table (`expenses.csv.amount`,
+            // `df['amount']`).
+            let found = std::iter::once(named.as_str())
+                .chain(name_parts(named).into_iter().rev())
+                .find_map(|name| table_column(&text, name).or_else(|| listed_column(&text, name)));
+            if let Some((column, values)) = found {
                 let text = rewritten(expression, named, &values);
                 return Some(ColumnCall {
                     named: named.clone(),
@@ -76,12 +81,26 @@ fn applied_names(expression: &str) -> Vec<String> {
         let known = LIST_FUNCTIONS.contains(&function.as_str())
             || COUNT_FUNCTIONS.contains(&function.as_str());
         let word = name.chars().next().is_some_and(char::is_alphabetic)
-            && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+            && name.chars().all(|c| {
+                c.is_alphanumeric() || matches!(c, '_' | '.' | '-' | '[' | ']' | '\'' | '"')
+            });
         if known && word && !names.contains(&name) {
             names.push(name);
         }
     }
     names
+}
+
+/// The parts of a name written with its file or table, split on the
+/// marks between them (`expenses`, `csv`, `amount`); none for a plain
+/// name.
+fn name_parts(name: &str) -> Vec<&str> {
+    if name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return Vec::new();
+    }
+    name.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|part| part.chars().next().is_some_and(char::is_alphabetic))
+        .collect()
 }
 
 /// Each `f(<arg>)` of `expression` whose argument has no comma or
@@ -276,6 +295,19 @@ mod tests {
         assert_eq!(mean.text, "MEAN(12, 15, 9, 14)");
         let total = column_call("total(note) * 2", [NOTES]).unwrap();
         assert_eq!(total.text, "sum(12, 15, 9, 14) * 2");
+    }
+
+    #[test]
+    fn a_column_written_with_its_file_or_table_is_found_by_its_part() {
+        let expenses =
+            "1| date,category,amount\n2| 2024-04-02,groceries,63.40\n3| 2024-04-05,transport,28.00";
+        let found = column_call("sum(expenses.csv.amount)", [expenses]).unwrap();
+        assert_eq!(found.named, "expenses.csv.amount");
+        assert_eq!(found.column, "amount");
+        assert_eq!(found.text, "sum(63.40, 28.00)");
+        let frame = column_call("mean(df['amount'])", [expenses]).unwrap();
+        assert_eq!(frame.text, "mean(63.40, 28.00)");
+        assert_eq!(column_call("sum(expenses.csv.total)", [expenses]), None);
     }
 
     #[test]
