@@ -27,7 +27,7 @@ pub fn computed_side(text: &str) -> Option<&str> {
 
 /// Whether `side` is one number alone, as a result is written: digits
 /// with their separators, a sign, a currency sign or a percent sign.
-fn is_lone_number(side: &str) -> bool {
+pub(crate) fn is_lone_number(side: &str) -> bool {
     let digits = side
         .trim_start_matches(['-', '+', '$', '€', '£', '¥'])
         .trim_end_matches('%')

@@ -144,7 +144,8 @@ async fn the_compute_round_s_result_binds_the_answer_turn_after_it() {
 #[tokio::test]
 async fn a_lone_number_computes_nothing_and_the_forced_turn_comes_again() {
     // Told to compute, the model calls the calculator with the number it
-    // answered, alone: sent back, and the next turn must compute still.
+    // answered, alone: it runs, is told it computed nothing, and the
+    // next turn must compute still.
     let lone =
         "Thought: it is this\nAction: calculator\nAction Input: {\"expression\": \"84,000,000\"}";
     let model = Arc::new(
@@ -160,24 +161,24 @@ async fn a_lone_number_computes_nothing_and_the_forced_turn_comes_again() {
     let requests = model.requests();
     let told = &requests[3].messages.last().unwrap().content;
     assert!(
-        told.contains(
-            "84,000,000 alone computes nothing. Write the arithmetic that gives the answer"
-        ),
+        told.contains("(Note: one number alone computes nothing. If the question needs a computation, write the arithmetic"),
         "{told}"
     );
     let forced = grammar(&model, 3);
     assert!(!forced.contains("Final Answer"), "{forced}");
-    // The same lone call made again runs: the model insists.
+    // In brackets it is one number alone too.
     let model = Arc::new(
         ScriptedModel::new()
             .text(PLAN_AND_SEARCH)
-            .text(lone)
-            .text(lone)
+            .text(COPIED)
+            .text("Thought: it is this\nAction: calculator\nAction Input: {\"expression\": \"(84000000)\"}")
             .text("Thought: done\nFinal Answer: 84,000,000"),
     );
     let outcome = agent(&model, Budget::default()).run(QUESTION).await;
-    assert_eq!(outcome.answer.as_deref(), Some("84,000,000"));
     assert_eq!(outcome.tool_calls, 2);
+    let requests = model.requests();
+    let told = &requests[3].messages.last().unwrap().content;
+    assert!(told.contains("one number alone computes nothing"), "{told}");
 }
 
 #[tokio::test]

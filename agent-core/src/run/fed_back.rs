@@ -17,7 +17,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::grounding::{magnitude, numbers_with_text, same};
+use super::grounding::{is_lone_number_text, magnitude, numbers_with_text, same};
 use crate::message::ToolCall;
 use crate::tool::Observation;
 
@@ -111,6 +111,14 @@ impl LastComputed {
     /// when this call did.
     pub(super) fn climb_start(&self) -> Option<&ClimbStart> {
         self.climb_start.as_ref()
+    }
+
+    /// Whether the call computed nothing: it wrote one number alone and
+    /// gave that number back (`3600`, `(3600)`; not a conversion tool's
+    /// `98.6`, which gives another).
+    pub(super) fn echoes_its_number(&self) -> bool {
+        matches!(self.numbers.as_slice(), [only] if same(*only, self.value))
+            && is_lone_number_text(&self.written)
     }
 
     /// The result, as written.

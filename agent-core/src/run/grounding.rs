@@ -46,7 +46,7 @@ use serde_json::Value;
 use super::arithmetic::{FalseClaim, false_claims};
 use super::fed_back::string_values;
 use super::gutter::split_gutters;
-use crate::equation::computed_side;
+use crate::equation::{computed_side, is_lone_number};
 use crate::message::{Message, Role};
 use crate::numerals::{
     GROUP_SPACES, dot_grouped_thousands, has_digits, numbers_tell, one_dot_group_numbers,
@@ -381,24 +381,13 @@ impl Grounding {
             .iter()
             .filter(|written| absent.contains(written) || self.is_line_number_only(written))
             .count();
-        if (all.len() >= 2 || (all.len() == 1 && lone_number(arguments).is_some()))
+        if (all.len() >= 2 || (all.len() == 1 && is_lone_number_call(arguments)))
             && only_assumed == all.len()
         {
             all
         } else {
             Vec::new()
         }
-    }
-
-    /// The number a computing call `key` is made of alone, the first time
-    /// it is made (a call of known numbers, [`check`](Self::check) found
-    /// nothing missing): it computes nothing, so it is sent back once,
-    /// and the same call again runs. Told that nothing was computed yet,
-    /// the 1.5B model called the calculator with the answer it had made
-    /// up, alone, and answered with that "result".
-    pub(super) fn lone_number_sent_back(&mut self, key: &str, arguments: &Value) -> Option<String> {
-        let number = lone_number(arguments)?;
-        self.warned.insert(key.to_string()).then_some(number)
     }
 
     /// Whether the call `key` was sent back for its numbers before.
@@ -647,21 +636,18 @@ fn holds_equation(value: &Value) -> bool {
     }
 }
 
-/// The number that is the only text of `arguments` (maybe signed or in
-/// brackets), if it is: a computing call that computes nothing.
-fn lone_number(arguments: &Value) -> Option<String> {
+/// Whether `text` is one number alone, maybe in brackets (see
+/// [`is_lone_number`]): a computation of it computes nothing.
+pub(super) fn is_lone_number_text(text: &str) -> bool {
+    is_lone_number(text.trim_matches(|c: char| c.is_whitespace() || matches!(c, '(' | ')')))
+}
+
+/// Whether the only text of `arguments` is one number alone (see
+/// [`is_lone_number_text`]).
+fn is_lone_number_call(arguments: &Value) -> bool {
     let mut texts = Vec::new();
     string_values(arguments, &mut texts);
-    let [text] = texts.as_slice() else {
-        return None;
-    };
-    let number =
-        text.trim_matches(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '+' | '-'));
-    (number.starts_with(|c: char| c.is_ascii_digit())
-        && number
-            .chars()
-            .all(|c| c.is_ascii_digit() || matches!(c, '.' | ',')))
-    .then(|| number.to_string())
+    matches!(texts.as_slice(), [text] if is_lone_number_text(text))
 }
 
 /// Whether a string of `value` (at any depth) holds a letter.

@@ -26,9 +26,8 @@ use super::head_work::worked_out_in;
 use super::miscopy::{corrected_text, corrected_with_thousands, correction_note};
 use super::planned::ShownCall;
 use super::reasons::{
-    MISCOPIES_NAMED, climb_reason, either, fed_back_reason, line_numbers_reason,
-    lone_number_reason, look_up_first_reason, miscopy_reason, sends_to_look_up, ungrounded_reason,
-    worked_out_reason,
+    MISCOPIES_NAMED, climb_reason, either, fed_back_reason, line_numbers_reason, lone_number_note,
+    look_up_first_reason, miscopy_reason, sends_to_look_up, ungrounded_reason, worked_out_reason,
 };
 use super::runaway::note_runaway_argument;
 use super::unmentioned::unmentioned_note;
@@ -295,10 +294,6 @@ impl Run {
                     plans.push(skip(&reason));
                     continue;
                 }
-                if let Some(number) = state.grounding.lone_number_sent_back(&key, &call.arguments) {
-                    plans.push(skip(&lone_number_reason(&number)));
-                    continue;
-                }
                 let dots = state.grounding.thousands_dots_in(&call.arguments);
                 correction =
                     corrected_with_thousands(&call.arguments, &slips, &dots).map(|arguments| {
@@ -450,9 +445,14 @@ impl Run {
                             observation.content.clone(),
                         ));
                     }
+                    // A computing call that gave back its one number
+                    // computed nothing (the model's own answer, alone).
+                    let echoed = self.state.grounded_tools.contains(&call.name)
+                        && LastComputed::of(call, &observation)
+                            .is_some_and(|last| last.echoes_its_number());
                     if self.state.grounded_tools.contains(&call.name) {
-                        let result =
-                            (!observation.is_error()).then_some(observation.content.as_str());
+                        let result = (!observation.is_error() && !echoed)
+                            .then_some(observation.content.as_str());
                         let state = &mut self.state;
                         // With something found to compute on: a run that
                         // found nothing has nothing to compute.
@@ -480,7 +480,8 @@ impl Run {
                         let before = self.state.progress.last_computed.take();
                         // What ran: a corrected call's arguments, copied
                         // only then (this runs for every result).
-                        self.state.progress.last_computed = computing
+                        // An echo computed nothing to build on.
+                        self.state.progress.last_computed = (computing && !echoed)
                             .then(|| match plan {
                                 CallPlan::Corrected { .. } => plan
                                     .to_run(call)
@@ -506,6 +507,9 @@ impl Run {
                         .or(streak_note);
                     if let CallPlan::Corrected { note, .. } = plan {
                         observation.content.push_str(note);
+                    }
+                    if echoed {
+                        observation.content.push_str(&lone_number_note());
                     }
                     if let Some(note) = aside_note {
                         observation.content.push_str(&note);

@@ -200,13 +200,15 @@ pub(super) fn ungrounded_reason(
     )
 }
 
-/// The observation of a computing call made of one `number` alone, which
-/// computes nothing (see `Grounding::lone_number_sent_back`).
-pub(super) fn lone_number_reason(number: &str) -> String {
-    format!(
-        "{number} alone computes nothing. Write the arithmetic that gives the answer, \
-         with the numbers the question and the results give"
-    )
+/// The note on a computing call that gave back the one number it was
+/// given: it computed nothing (the 1.5B model, told that nothing was
+/// computed yet, called the calculator with the answer it had made up,
+/// alone, and answered with that "result"). A turn forced to compute
+/// comes again.
+pub(super) fn lone_number_note() -> String {
+    "\n(Note: one number alone computes nothing. If the question needs a computation, \
+     write the arithmetic that gives the answer, with the numbers the question and the results give.)"
+        .to_string()
 }
 
 /// The observation of a call sent back because its numbers were worked
