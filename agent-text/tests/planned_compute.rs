@@ -113,7 +113,8 @@ async fn on_the_answer_turn_the_compute_round_must_call_the_calculator() {
 async fn the_compute_round_s_result_binds_the_answer_turn_after_it() {
     // An answer turn's answer worked out in the head gets a compute round
     // (it may answer); the call it makes there binds the answer after it
-    // to the computed number, not to the numbers it was computed from.
+    // to the computed number and the conversation's, but not the numbers
+    // it was computed from.
     let head_sum = "Thought: Germany has more.\nFinal Answer: 16,000,000";
     let model = Arc::new(
         ScriptedModel::new()
@@ -139,6 +140,8 @@ async fn the_compute_round_s_result_binds_the_answer_turn_after_it() {
             && !answer.contains("\"68000000\""),
         "{answer}"
     );
+    // A looked-up number that was no operand may still be written.
+    assert!(answer.contains("\"2024\""), "{answer}");
 }
 
 #[tokio::test]

@@ -10,8 +10,9 @@
 //! results, the average they give is not). Told only to answer with
 //! what the results show, they give the same number again; let them
 //! call the calculator once, and they compute it. The answer asked for
-//! after that call writes only the numbers it computed and the
-//! question's: given the sum, the 1.5B model answered with an addend.
+//! after that call writes the numbers it computed, the question's and the
+//! conversation's, but not that call's operands: given the sum, the 1.5B
+//! model answered with an addend.
 
 use serde::{Deserialize, Serialize};
 

@@ -215,6 +215,16 @@ fn plain(written: &str) -> Option<f64> {
         .ok()
 }
 
+/// Whether `expression` (plain arithmetic) takes one number from another:
+/// a `-` after a number or a closing bracket, not a sign.
+pub(super) fn subtracts(expression: &str) -> bool {
+    tokens(expression).is_some_and(|tokens| {
+        tokens
+            .windows(2)
+            .any(|pair| matches!(pair, [Token::Number(_) | Token::Close, Token::Op('-')]))
+    })
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Token {
     Number(f64),

@@ -10,10 +10,9 @@
 use crate::transport::Decision;
 
 use super::Run;
-use super::ratio::ratio_reason;
 use super::reasons::{
-    false_claim_reason, planned_compute_reason, shown_call_reason, ungrounded_answer_reason,
-    unseen_names_reason,
+    false_claim_reason, planned_compute_reason, ratio_reason, shown_call_reason,
+    ungrounded_answer_reason, unseen_names_reason,
 };
 
 impl Run {
@@ -145,7 +144,14 @@ impl Run {
     /// back once, and the next turn must call a computing tool
     /// ([`Budget::compute_when_planned`](crate::Budget); see `ratio`).
     pub(super) fn check_ratio(&mut self, decision: &mut Decision) {
-        if !matches!(decision, Decision::Final(_)) || !self.state.budget.compute_when_planned {
+        let Decision::Final(answer) = decision else {
+            return;
+        };
+        // A refusal stands, and a name still to look for comes first.
+        if !self.state.budget.compute_when_planned
+            || !answer.chars().any(|c| c.is_ascii_digit())
+            || self.state.named.would_send_back()
+        {
             return;
         }
         let computing = self.computing_tool_names();

@@ -414,6 +414,30 @@ impl Grounding {
             .collect()
     }
 
+    /// The numbers an answer may write after a compute round's call with
+    /// `arguments` gave a result, beside that result's: the
+    /// conversation's (see [`answer_numbers`](Self::answer_numbers)) but
+    /// the call's own operands, as written and read plainly. Given the sum
+    /// it had been sent to compute, the 1.5B model answered with an
+    /// addend; an answer of two parts may still write a looked-up number.
+    pub(super) fn answer_numbers_but_operands(&self, arguments: &Value) -> Vec<String> {
+        let mut texts = Vec::new();
+        string_values(arguments, &mut texts);
+        // Compared by value: `84,000,000` is the operand `84000000`.
+        let value = |n: &str| n.replace([',', '_', ' '], "").parse::<f64>().ok();
+        let mut operands = Vec::new();
+        for text in &texts {
+            let plain = plain_numbers_reading(text, self.dots_are_thousands);
+            for n in written_numbers(text).iter().chain(&written_numbers(&plain)) {
+                operands.extend(value(n));
+            }
+        }
+        self.answer_numbers()
+            .into_iter()
+            .filter(|n| value(n).is_none_or(|v| !operands.iter().any(|o| same(*o, v))))
+            .collect()
+    }
+
     /// `numbers`, and when the question or a tool result writes thousands
     /// with a dot, each written that way too (`60.000` for `60000`, `3,8`
     /// for `3.8`; see [`dot_grouped_thousands`]): an answer in German or

@@ -466,6 +466,11 @@ impl Run {
                             .called(result, state.grounding.asked_numbers());
                         if result.is_some() {
                             state.ratio.computed(&call.arguments);
+                            if matches!(state.answer_compute, AnswerCompute::Offered { .. }) {
+                                let others =
+                                    state.grounding.answer_numbers_but_operands(&call.arguments);
+                                state.planned.widen_binding(others);
+                            }
                         }
                     }
                     // Answered repeats do not count here: their result came before.

@@ -64,8 +64,8 @@ pub(super) struct ComputePlan {
     /// Turns made to compute so far: a forced call that gave no result
     /// (sent back for a miscopied number, or failed) gets one more try.
     forced_turns: u8,
-    /// The forced turn was answered; the result of its computing call
-    /// binds the turn after it.
+    /// The forced turn (or an answer turn's compute round) was answered;
+    /// the result of its computing call binds the turn after it.
     awaiting_result: bool,
     /// The numbers the turn after the forced computation may write.
     binding: Option<Vec<String>>,
@@ -162,12 +162,23 @@ impl ComputePlan {
     /// The model called a computing tool on an answer turn's compute
     /// round: as on a forced turn, the result binds the answer asked for
     /// next (the 1.5B model, sent back to compute its head sum `139.000`,
-    /// computed 139000 and then answered with one of the two addends).
+    /// computed 139000 and then answered with one of the two addends),
+    /// widened to the conversation's numbers but the call's operands.
     /// A call that gives no result is not forced again: the answer turn
     /// comes next.
     pub(super) fn await_result(&mut self) {
         self.awaiting_result = true;
         self.forced_turns = self.forced_turns.max(MAX_FORCED_TURNS);
+    }
+
+    /// Lets the turn a result binds also write `numbers` (the compute
+    /// round's: see `Grounding::answer_numbers_but_operands`).
+    pub(super) fn widen_binding(&mut self, numbers: Vec<String>) {
+        if let Some(binding) = &mut self.binding {
+            binding.extend(numbers);
+            binding.sort();
+            binding.dedup();
+        }
     }
 
     /// The next request must call a computing tool.

@@ -10,33 +10,57 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::arithmetic::{calculator_form, subtracts};
 use super::fed_back::string_values;
+use crate::script::is_spaced_letter;
 
 /// Words by which a question asks how many times one thing is another
-/// (lower case).
+/// whatever else it says (lower case).
 const RATIO_PHRASES: &[&str] = &[
-    "how many times",
     "times taller",
     "times larger",
     "times bigger",
     "times higher",
     "times longer",
     "times heavier",
-    "times as ",
-    "wie viel mal",
+    "times more",
+    "times as many",
+    "times as much",
+    "fois plus",
+    "veces más",
+    "veces mas",
+    "volte più",
+    "vezes mais",
+    "keer zo",
+    "mal so ",
+    "mal größer",
+    "mal höher",
     "wievielmal",
-    "wie oft passt",
+    "во сколько раз",
+    "何倍",
+    "几倍",
+    "多少倍",
+];
+
+/// Words that ask "how many times", which may also count how often
+/// something happened: a ratio only beside a word of comparison
+/// ([`COMPARISON_WORDS`]).
+const HOW_MANY_TIMES: &[&str] = &[
+    "how many times",
+    "wie viel mal",
+    "wie viele male",
     "combien de fois",
     "cuántas veces",
     "cuantas veces",
     "quante volte",
     "quantas vezes",
     "hoeveel keer",
-    "во сколько раз",
-    "何倍",
-    "几倍",
-    "多少倍",
 ];
+
+/// Words that compare one thing with another ("than"); those of other
+/// languages (`que`, `di`) say too much else, and their ratio phrases
+/// (`fois plus`, `veces más`) are read instead.
+const COMPARISON_WORDS: &[&str] = &["than", "als"];
 
 /// What the run knows of a ratio the question asks for.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -55,8 +79,13 @@ impl RatioAsked {
     /// Reads `question` for a ratio.
     pub(super) fn of(question: &str) -> Self {
         let lower = question.to_lowercase();
+        let compares = lower
+            .split(|c: char| !c.is_alphabetic())
+            .any(|word| COMPARISON_WORDS.contains(&word));
+        let asked = RATIO_PHRASES.iter().any(|p| has_phrase(&lower, p))
+            || (compares && HOW_MANY_TIMES.iter().any(|p| has_phrase(&lower, p)));
         Self {
-            asked: RATIO_PHRASES.iter().any(|p| lower.contains(p)),
+            asked,
             ..Self::default()
         }
     }
@@ -71,7 +100,7 @@ impl RatioAsked {
         for text in &texts {
             if text.contains(['/', '÷']) {
                 self.divided = true;
-            } else if subtracts(text) {
+            } else if subtracts(&calculator_form(text)) {
                 self.subtracted = true;
             }
         }
@@ -86,30 +115,17 @@ impl RatioAsked {
     }
 }
 
-/// Whether `text` takes one number from another: a `-` after a digit,
-/// a closing bracket or a space, before a digit, a bracket or a space
-/// (not the sign of `-5`, nor a date's or a name's hyphen).
-fn subtracts(text: &str) -> bool {
-    let chars: Vec<char> = text.chars().collect();
-    chars.iter().enumerate().any(|(i, &c)| {
-        c == '-'
-            && i > 0
-            && (chars[i - 1].is_ascii_digit() || chars[i - 1] == ')' || chars[i - 1] == ' ')
-            && chars
-                .get(i + 1)
-                .is_some_and(|n| n.is_ascii_digit() || *n == '(' || *n == ' ')
-            && (chars[i - 1] == ' ') == chars.get(i + 1).is_some_and(|n| *n == ' ')
+/// Whether `phrase` starts a word of `text` (`sometimes as` holds no
+/// `times as`); in a script written without spaces, wherever it is.
+fn has_phrase(text: &str, phrase: &str) -> bool {
+    let spaced = phrase.chars().next().is_some_and(is_spaced_letter);
+    text.match_indices(phrase).any(|(at, _)| {
+        !spaced
+            || text[..at]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphabetic())
     })
-}
-
-/// The observation of an answer sent back because the question asks how
-/// many times one thing is another and only a difference was computed.
-pub(super) fn ratio_reason(computing: &[String]) -> String {
-    let tool = computing.first().map_or("the calculator", String::as_str);
-    format!(
-        "the question asks how many times one is the other, and only a difference has been computed: \
-         that is a division. Call {tool} now with the one divided by the other"
-    )
 }
 
 #[cfg(test)]
@@ -137,11 +153,31 @@ mod tests {
     }
 
     #[test]
+    fn counting_how_often_or_a_stated_ratio_is_no_ratio_asked() {
+        for question in [
+            "How many times did the service restart last week?",
+            "Combien de fois le serveur a-t-il redémarré ?",
+            "It was sometimes larger; what is the total?",
+            "How much taller is the tower?",
+        ] {
+            assert!(!RatioAsked::of(question).asked, "{question}");
+        }
+        for question in [
+            "How many times taller is Mount Everest than the Eiffel Tower?",
+            "¿Cuántas veces más alto es el Everest que la torre?",
+            "Во сколько раз Эверест выше башни?",
+            "エベレストはタワーの何倍の高さですか？",
+        ] {
+            assert!(RatioAsked::of(question).asked, "{question}");
+        }
+    }
+
+    #[test]
     fn only_a_minus_between_numbers_subtracts() {
-        for text in ["8849 - 330", "8849-330", "(2 + 3)-1", "10 - (2)"] {
+        for text in ["8849 - 330", "8849-330", "(2 + 3)-1", "10 - (2)", "5 -2"] {
             assert!(subtracts(text), "{text}");
         }
-        for text in ["-5 * 2", "x-ray", "3 * -2", "5 -2"] {
+        for text in ["-5 * 2", "3 * -2", "sqrt(2) - 1"] {
             assert!(!subtracts(text), "{text}");
         }
     }

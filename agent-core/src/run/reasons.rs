@@ -397,3 +397,13 @@ pub(super) fn unseen_names_reason(names: &[String], can_call: bool) -> String {
     };
     format!("{told}. Look for {them} with the tools; if {they_are} not there, say so")
 }
+
+/// The observation of an answer sent back because the question asks how
+/// many times one thing is another and only a difference was computed.
+pub(super) fn ratio_reason(computing: &[String]) -> String {
+    let tool = computing.first().map_or("the calculator", String::as_str);
+    format!(
+        "the question asks how many times one is the other, and only a difference has been computed: \
+         that is a division. Call {tool} now with the one divided by the other"
+    )
+}
