@@ -53,11 +53,10 @@ pub(super) fn column_call<'a>(
     for named in &names {
         for result in &results {
             let (_, text) = split_gutters(result);
-            // The name whole, then its parts, the last first: a column
-            // written with its file or table (`expenses.csv.amount`,
-            // `df['amount']`).
+            // The name whole, then its last part: a column written with
+            // its file or table (`expenses.csv.amount`, `df['amount']`).
             let found = std::iter::once(named.as_str())
-                .chain(name_parts(named).into_iter().rev())
+                .chain(name_parts(named).last().copied())
                 .find_map(|name| table_column(&text, name).or_else(|| listed_column(&text, name)));
             if let Some((column, values)) = found {
                 let text = rewritten(expression, named, &values);
@@ -81,9 +80,9 @@ fn applied_names(expression: &str) -> Vec<String> {
         let known = LIST_FUNCTIONS.contains(&function.as_str())
             || COUNT_FUNCTIONS.contains(&function.as_str());
         let word = name.chars().next().is_some_and(char::is_alphabetic)
-            && name.chars().all(|c| {
-                c.is_alphanumeric() || matches!(c, '_' | '.' | '-' | '[' | ']' | '\'' | '"')
-            });
+            && name
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '[' | ']' | '\'' | '"'));
         if known && word && !names.contains(&name) {
             names.push(name);
         }
@@ -308,6 +307,10 @@ mod tests {
         let frame = column_call("mean(df['amount'])", [expenses]).unwrap();
         assert_eq!(frame.text, "mean(63.40, 28.00)");
         assert_eq!(column_call("sum(expenses.csv.total)", [expenses]), None);
+        // Only the last part: a file named like a column is no column.
+        let sales = "1| sales,revenue_eur\n2| 3,120\n3| 5,80";
+        assert_eq!(column_call("sum(sales.csv.revenue)", [sales]), None);
+        assert_eq!(column_call("sum(revenue-sales)", [sales]), None);
     }
 
     #[test]

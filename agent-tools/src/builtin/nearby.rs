@@ -12,7 +12,8 @@
 //! word matches. A name a typo apart (`reciepts.csv` for `receipts.csv`)
 //! counts as close, just below one whose stem holds the other; one
 //! whose word abbreviates a word of the other (`db.yaml` for
-//! `database.conf`) is similar, below every other kind. Among
+//! `database.conf`) is similar, below those, and never read in place
+//! of the name given. Among
 //! paths as alike by name, those that hold the numbers of the given name
 //! (`q3`, `sprint14`, `2024-05-14`) come first.
 //! Only paths inside the root are ever shown.
@@ -40,6 +41,8 @@ const MIN_WORD_CHARS: usize = 3;
 /// other (see `abbreviated`): below [`MIN_CLOSEST_SCORE`], so it is
 /// shown or listed, never read in place of the name given.
 const ABBREVIATION_SCORE: u32 = 30;
+// Shared words and numbers add nine at most: still never read in place.
+const _: () = assert!(ABBREVIATION_SCORE + 9 < MIN_CLOSEST_SCORE);
 /// The least score of a path read in place of one that is not there: its
 /// stem holds the given stem (or the reverse), or two words match.
 const MIN_CLOSEST_SCORE: u32 = 40;
@@ -402,25 +405,29 @@ fn score(path: &str, given: &Given<'_>) -> u32 {
     if misspelt(stem, path_stem) {
         return 45 + tie_break;
     }
-    if abbreviated(stem, path_stem) {
-        return ABBREVIATION_SCORE + tie_break;
-    }
     // A shared number alone does not make a path look alike: every file
     // of a year would.
-    if shared == 0 {
-        return 0;
+    let by_words = if shared == 0 {
+        0
+    } else {
+        shared
+            .saturating_mul(20)
+            .saturating_add(shared_numbers.min(9))
+    };
+    if abbreviated(stem, path_stem) {
+        return by_words.max(ABBREVIATION_SCORE + tie_break);
     }
-    shared
-        .saturating_mul(20)
-        .saturating_add(shared_numbers.min(9))
+    by_words
 }
 
 /// Whether a word of one stem is an abbreviation of a word of the other:
-/// two to four letters, the long word's first letter first, all of them
-/// in the long word in order, which is three letters longer at least
-/// (`db` for `database`, `cfg` for `config`, `msg` for `messages`). A
-/// 1.5B model looking for the database configuration read `app.yaml`,
-/// the first of a listing, beside `db.yaml`.
+/// two to four letters (two only as the whole stem), the long word's
+/// first letter first and then only consonants, all of them in the long
+/// word in order, which is three letters longer at least (`db` for
+/// `database`, `cfg` for `config`, `msg` for `messages`; not `to` for
+/// `tomorrow`, nor `api` for `apricot`). A 1.5B model looking for the
+/// database configuration read `app.yaml`, the first of a listing,
+/// beside `db.yaml`.
 fn abbreviated(stem: &str, path_stem: &str) -> bool {
     let split = |s: &str| -> Vec<Vec<char>> {
         s.split(|c: char| !c.is_alphabetic())
@@ -428,19 +435,24 @@ fn abbreviated(stem: &str, path_stem: &str) -> bool {
             .map(|w| w.chars().collect())
             .collect()
     };
-    let abbreviates = |short: &[char], long: &[char]| {
-        (2..=4).contains(&short.len())
+    let (given, path) = (split(stem), split(path_stem));
+    let abbreviates = |short: &[char], whole_stem: bool, long: &[char]| {
+        let length = (3..=4).contains(&short.len()) || (short.len() == 2 && whole_stem);
+        let consonants = short
+            .iter()
+            .skip(1)
+            .all(|c| c.is_ascii_alphabetic() && !"aeiouy".contains(*c));
+        let mut rest = long.iter();
+        length
+            && consonants
             && long.len() >= short.len() + 3
             && short.first() == long.first()
-            && {
-                let mut rest = long.iter();
-                short.iter().all(|c| rest.any(|l| l == c))
-            }
+            && short.iter().all(|c| rest.any(|l| l == c))
     };
-    let (given, path) = (split(stem), split(path_stem));
-    given
-        .iter()
-        .any(|g| path.iter().any(|p| abbreviates(g, p) || abbreviates(p, g)))
+    given.iter().any(|g| {
+        path.iter()
+            .any(|p| abbreviates(g, given.len() == 1, p) || abbreviates(p, path.len() == 1, g))
+    })
 }
 
 /// Whether the name `stem` given is `path_stem` with a typo or two: word
@@ -548,6 +560,16 @@ mod tests {
         assert_eq!(similar("database.conf", &more), ["database.yaml"]);
         let (_dir, root) = root_with(&["config/app.yaml", "config/db.yaml"]);
         assert_eq!(closest_file(&root, "database.yaml"), None);
+        // Two letters only as a whole stem; vowels after the first, no.
+        let loose = paths(&["notes/to-do.md", "fruit/api.md", "2024-q3-sales-rpt.md"]);
+        assert!(similar("tomorrow.md", &loose).is_empty());
+        assert!(similar("apricot.md", &loose).is_empty());
+        // Shared words still count in full beside an abbreviation.
+        let (_dir, root) = root_with(&["2024-q3-sales-rpt.md"]);
+        assert_eq!(
+            closest_file(&root, "2024-q3-sales-report.md").as_deref(),
+            Some("2024-q3-sales-rpt.md")
+        );
     }
 
     #[test]
