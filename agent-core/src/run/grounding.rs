@@ -191,7 +191,7 @@ impl Grounding {
             return;
         }
         self.learn_dot_groups(text, question);
-        if !question && !self.results_write_dots && text.contains(',') {
+        if !question && !self.results_write_dots && text.contains([',', '.']) {
             self.results_write_dots = numbers_tell(text) == Some(true);
         }
         self.learn_forms_as_written(text, question);
@@ -412,6 +412,24 @@ impl Grounding {
             .filter(|n| n.contains('.') || magnitude(n) >= 100.0 || self.asked.contains(*n))
             .cloned()
             .collect()
+    }
+
+    /// Learns the constants (see [`KNOWN_CONSTANTS`]) that a computing
+    /// call with `arguments` used and that gave a result: an answer that
+    /// says how it computed ("36 hours, 129600 s at 3600 s an hour")
+    /// may name them, though no result writes them.
+    pub(super) fn learn_constants_of(&mut self, arguments: &Value) {
+        let mut texts = Vec::new();
+        string_values(arguments, &mut texts);
+        let constants: Vec<String> = texts
+            .iter()
+            .flat_map(|text| numbers_with_text(text))
+            .map(|(written, _)| written)
+            .filter(|written| is_known_constant(written))
+            .collect();
+        if !constants.is_empty() {
+            self.learn(&constants.join(" "));
+        }
     }
 
     /// The numbers an answer may write after a compute round's call with

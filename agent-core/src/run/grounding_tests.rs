@@ -601,6 +601,10 @@ fn constants_are_known_at_their_own_value_only() {
         g.ungrounded_in("3600 seconds, 86,400 a day"),
         ["3600", "86,400"]
     );
+    // A constant a computing call used may be named in the answer.
+    let mut used = g.clone();
+    used.learn_constants_of(&json!({"expression": "36 * 3600"}));
+    assert_eq!(used.ungrounded_in("3600 seconds, 86,400 a day"), ["86,400"]);
     assert_eq!(
         g.check("k3", &json!({"expression": "3600"}), true),
         ["3600"]

@@ -466,6 +466,7 @@ impl Run {
                             .called(result, state.grounding.asked_numbers());
                         if result.is_some() {
                             state.ratio.computed(&call.arguments);
+                            state.grounding.learn_constants_of(&call.arguments);
                             if matches!(state.answer_compute, AnswerCompute::Offered { .. }) {
                                 let others =
                                     state.grounding.answer_numbers_but_operands(&call.arguments);

@@ -24,7 +24,8 @@ use crate::tool::Observation;
 const RUNAWAY_CHARS: usize = 32;
 
 /// A piece of two characters or more repeated this many times in a row
-/// is a runaway when the copies also cover [`RUNAWAY_PIECE_BYTES`].
+/// is a runaway when the copies also cover [`RUNAWAY_PIECE_BYTES`]; so
+/// are this many numbers counted on until the text was cut.
 const RUNAWAY_COPIES: usize = 6;
 
 /// The bytes the copies of a repeated piece cover at least to make a
@@ -111,7 +112,8 @@ fn cut_in_value(value: &mut Value) {
 
 /// `text` with every runaway replaced by `…` (a repeated piece keeps its
 /// first copy); `None` when it has none (the common case, found with a
-/// few comparisons per sixteen bytes and without allocating).
+/// few comparisons per sixteen bytes, and a look at each digit before a
+/// quote or the end, without allocating).
 fn without_runaways(text: &str) -> Option<String> {
     if !has_runaway(text) {
         return None;
@@ -230,17 +232,22 @@ fn counting_runaway_to(text: &str, end: usize) -> Option<Runaway> {
         separator = Some(gap);
         at = gap_start;
     }
-    // Whole numbers in order, each one step on from the one before.
+    // Whole numbers in order; the run that ends the list, each one step
+    // on from the one before (`May 5, 2023, 2024, …`: the 5 is no part).
     numbers.reverse();
-    let step = i128::from(numbers.get(1)?.2) - i128::from(numbers.first()?.2);
-    let counted = step != 0
-        && numbers
-            .windows(2)
-            .all(|pair| i128::from(pair[1].2) - i128::from(pair[0].2) == step);
-    let next = (i128::from(numbers.last()?.2) + step).to_string();
+    let [.., (_, _, before_last), (_, _, last)] = numbers.as_slice() else {
+        return None;
+    };
+    let step = i128::from(*last) - i128::from(*before_last);
+    let run = 1 + numbers
+        .windows(2)
+        .rev()
+        .take_while(|pair| i128::from(pair[1].2) - i128::from(pair[0].2) == step)
+        .count();
+    let next = (i128::from(*last) + step).to_string();
     let cut = partial.is_some_and(|p| p.len() < next.len() && next.starts_with(p));
-    let (start, kept, _) = *numbers.first()?;
-    (counted && cut && numbers.len() >= RUNAWAY_COPIES).then_some(Runaway { start, kept, end })
+    let (start, kept, _) = numbers[numbers.len() - run];
+    (step != 0 && cut && run >= RUNAWAY_COPIES).then_some(Runaway { start, kept, end })
 }
 
 /// The longest stretches `start..end` of `bytes` that repeat themselves
@@ -365,6 +372,11 @@ mod tests {
         assert_eq!(
             without_runaways(&reply).as_deref(),
             Some("Action Input: {\"query\": \"Rust 1.0 in 2023…\"}")
+        );
+        let dated = format!("released May 5, {years}2");
+        assert_eq!(
+            without_runaways(&dated).as_deref(),
+            Some("released May 5, 2023…")
         );
         let down = format!(
             "{}2",

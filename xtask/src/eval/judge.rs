@@ -94,9 +94,10 @@ const REFUSALS_IN_OTHER_LANGUAGES: [&str; 40] = [
     "わかりません",
 ];
 
-/// Lower case, digit-group separators removed, whitespace collapsed.
+/// Decimal commas as points (see [`with_decimal_points`]), lower case,
+/// digit-group separators removed, whitespace collapsed.
 pub(crate) fn normalize(text: &str) -> String {
-    let chars: Vec<char> = text.to_lowercase().chars().collect();
+    let chars: Vec<char> = with_decimal_points(text).to_lowercase().chars().collect();
     let mut out = String::with_capacity(chars.len());
     for (i, &c) in chars.iter().enumerate() {
         let between_digits = i > 0
@@ -130,11 +131,17 @@ fn with_decimal_points(text: &str) -> String {
             .iter()
             .take_while(|d| d.is_ascii_digit())
             .count();
+        let digits_before = chars[..i]
+            .iter()
+            .rev()
+            .take_while(|d| d.is_ascii_digit())
+            .count();
+        // Not in a list (`1,2,3`): no comma on either side of the number.
         let decimal = c == ','
-            && i > 0
-            && chars[i - 1].is_ascii_digit()
+            && digits_before > 0
             && (1..=2).contains(&digits_after)
-            && chars.get(i + 1 + digits_after) != Some(&',');
+            && chars.get(i + 1 + digits_after) != Some(&',')
+            && (i == digits_before || chars[i - digits_before - 1] != ',');
         out.push(if decimal { '.' } else { c });
     }
     out
@@ -188,10 +195,10 @@ fn contains(haystack: &str, needle: &str) -> bool {
 
 /// Whether `answer` is right for `task`.
 pub(crate) fn is_right(task: &Task, answer: Option<&str>) -> bool {
-    let Some(raw) = answer else {
+    let Some(answer) = answer else {
         return false;
     };
-    let answer = normalize(raw);
+    let answer = normalize(answer);
     if task.refusal {
         let refuses = REFUSALS
             .iter()
@@ -203,12 +210,9 @@ pub(crate) fn is_right(task: &Task, answer: Option<&str>) -> bool {
             .any(|f| contains(&answer, &normalize(f)));
         return refuses && !invents;
     }
-    // An answer may write its decimals with a comma, as the question's
-    // language does (`449,70` for 449.7), and so may an accepted one.
-    let points = normalize(&with_decimal_points(raw));
     task.answers
         .iter()
-        .any(|accepted| contains(&points, &normalize(&with_decimal_points(accepted))))
+        .any(|accepted| contains(&answer, &normalize(accepted)))
 }
 
 #[cfg(test)]
@@ -262,6 +266,11 @@ mod tests {
         let t = task(&["1250"], false, &[]);
         assert!(is_right(&t, Some("1,250")));
         assert!(!is_right(&t, Some("12,50")));
+        // A list keeps its commas; a refusal's forbidden value is read so too.
+        let t = task(&["1.23"], false, &[]);
+        assert!(!is_right(&t, Some("1,2,3")));
+        let refusal = task(&[], true, &["12.5"]);
+        assert!(!is_right(&refusal, Some("I cannot say; maybe 12,5.")));
     }
 
     #[test]
