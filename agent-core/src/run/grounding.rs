@@ -26,13 +26,13 @@
 //! added zero, not a unit change, and do not count. Numbers under a
 //! hundred with one or two significant digits (`4`, `12`, `0.5`) and a
 //! few calendar and unit constants are taken as known in a computing
-//! call (in an answer only counts under ten are, and in an answer given
-//! before any tool returned a result only the system prompt's and the
-//! task's numbers); and in a run with tools to look things up, a
-//! computing call whose numbers are all only taken as known, none from
-//! the conversation, is sent back the first time too: `12 * 100` for a
-//! year of subscriptions no file was read for, or a lone `3600`, which
-//! computes nothing. In a computing call the powers
+//! call (in an answer only counts under ten are, and the constants a
+//! computing call used; in an answer given before any tool returned a
+//! result only the system prompt's and the task's numbers); and in a run
+//! with tools to look things up, a computing call whose numbers are all
+//! only taken as known, none from the conversation, is sent back the
+//! first time too: `12 * 100` for a year of subscriptions no file was
+//! read for, or a lone `3600`, which computes nothing. In a computing call the powers
 //! of ten that convert units or scales are known too (a hundred, a
 //! thousand, a million; ten thousand where the conversation has numbers
 //! that large), but not in an answer.
@@ -130,6 +130,10 @@ pub(super) struct Grounding {
     /// The same, that a text means as decimals (`1.250` mm in English).
     #[serde(default)]
     decimal_dots: BTreeSet<String>,
+    /// The constants (see [`KNOWN_CONSTANTS`]) computing calls used that
+    /// gave a result, by value: an answer may name them.
+    #[serde(default)]
+    constants_used: Vec<f64>,
     /// Whether a tool result's numbers write thousands with a dot (a
     /// decimal comma, `1.234.567`; see `numbers_tell`), whatever the
     /// question does: an answer copies `149,90` from such a file.
@@ -414,21 +418,23 @@ impl Grounding {
             .collect()
     }
 
-    /// Learns the constants (see [`KNOWN_CONSTANTS`]) that a computing
+    /// Remembers the constants (see [`KNOWN_CONSTANTS`]) that a computing
     /// call with `arguments` used and that gave a result: an answer that
-    /// says how it computed ("36 hours, 129600 s at 3600 s an hour")
-    /// may name them, though no result writes them.
+    /// says how it computed ("36 hours, 129600 s at 3600 s an hour") may
+    /// name them, though no result writes them. By value: `3600` grounds
+    /// no `3.6`.
     pub(super) fn learn_constants_of(&mut self, arguments: &Value) {
         let mut texts = Vec::new();
         string_values(arguments, &mut texts);
-        let constants: Vec<String> = texts
-            .iter()
-            .flat_map(|text| numbers_with_text(text))
-            .map(|(written, _)| written)
-            .filter(|written| is_known_constant(written))
-            .collect();
-        if !constants.is_empty() {
-            self.learn(&constants.join(" "));
+        for text in &texts {
+            for (written, _) in numbers_with_text(text) {
+                let value = magnitude(&written);
+                if is_known_constant(&written)
+                    && !self.constants_used.iter().any(|c| same(*c, value))
+                {
+                    self.constants_used.push(value);
+                }
+            }
         }
     }
 
@@ -442,7 +448,14 @@ impl Grounding {
         let mut texts = Vec::new();
         string_values(arguments, &mut texts);
         // Compared by value: `84,000,000` is the operand `84000000`.
-        let value = |n: &str| n.replace([',', '_', ' '], "").parse::<f64>().ok();
+        let value = |n: &str| {
+            n.replace(
+                |c: char| matches!(c, ',' | '_') || GROUP_SPACES.contains(&c),
+                "",
+            )
+            .parse::<f64>()
+            .ok()
+        };
         let mut operands = Vec::new();
         for text in &texts {
             let plain = plain_numbers_reading(text, self.dots_are_thousands);
@@ -775,7 +788,12 @@ fn is_grounded(written: &str, digits: &str, known: &Grounding, rule: Rule) -> bo
     };
     if rule != Rule::Strict
         && (small
-            || (rule != Rule::Answer && is_known_constant(written))
+            || (is_known_constant(written)
+                && (rule != Rule::Answer
+                    || known
+                        .constants_used
+                        .iter()
+                        .any(|c| same(*c, magnitude(written)))))
             || known.knows_percent_factor(written))
     {
         return true;

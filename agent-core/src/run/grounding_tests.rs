@@ -605,6 +605,7 @@ fn constants_are_known_at_their_own_value_only() {
     let mut used = g.clone();
     used.learn_constants_of(&json!({"expression": "36 * 3600"}));
     assert_eq!(used.ungrounded_in("3600 seconds, 86,400 a day"), ["86,400"]);
+    assert_eq!(used.ungrounded_in("Python 3.6"), ["3.6"]);
     assert_eq!(
         g.check("k3", &json!({"expression": "3600"}), true),
         ["3600"]

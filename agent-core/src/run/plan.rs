@@ -437,6 +437,19 @@ impl Run {
                         continue;
                     };
                     let before_notes = observation.content.len();
+                    // A computing call that gave back its one number
+                    // computed nothing (the model's own answer, alone):
+                    // nothing found, nothing learned, nothing to build on.
+                    let echoed = self.state.budget.ground_numbers
+                        && self.state.grounded_tools.contains(&call.name)
+                        && LastComputed::of(
+                            &plan.to_run(call).unwrap_or_else(|| call.clone()),
+                            &observation,
+                        )
+                        .is_some_and(|last| last.echoes_its_number());
+                    if echoed {
+                        observation.no_results = true;
+                    }
                     // A repeat of a call that found nothing runs again
                     // and is told so: the model is stuck, not done.
                     if observation.found_something() && self.state.budget.answer_on_repeat {
@@ -445,11 +458,6 @@ impl Run {
                             observation.content.clone(),
                         ));
                     }
-                    // A computing call that gave back its one number
-                    // computed nothing (the model's own answer, alone).
-                    let echoed = self.state.grounded_tools.contains(&call.name)
-                        && LastComputed::of(call, &observation)
-                            .is_some_and(|last| last.echoes_its_number());
                     if self.state.grounded_tools.contains(&call.name) {
                         let result = (!observation.is_error() && !echoed)
                             .then_some(observation.content.as_str());
@@ -468,8 +476,9 @@ impl Run {
                             state.ratio.computed(&call.arguments);
                             state.grounding.learn_constants_of(&call.arguments);
                             if matches!(state.answer_compute, AnswerCompute::Offered { .. }) {
+                                let ran = plan.to_run(call).unwrap_or_else(|| call.clone());
                                 let others =
-                                    state.grounding.answer_numbers_but_operands(&call.arguments);
+                                    state.grounding.answer_numbers_but_operands(&ran.arguments);
                                 state.planned.widen_binding(others);
                             }
                         }
@@ -486,18 +495,23 @@ impl Run {
                         let before = self.state.progress.last_computed.take();
                         // What ran: a corrected call's arguments, copied
                         // only then (this runs for every result).
-                        // An echo computed nothing to build on.
-                        self.state.progress.last_computed = (computing && !echoed)
-                            .then(|| match plan {
-                                CallPlan::Corrected { .. } => plan
-                                    .to_run(call)
-                                    .and_then(|ran| LastComputed::of(&ran, &observation)),
-                                _ => LastComputed::of(call, &observation),
-                            })
-                            .flatten()
-                            .map(|last| last.after(before.as_ref()));
+                        // An echo computed nothing to build on: the call
+                        // before it stays the last computed.
+                        if echoed {
+                            self.state.progress.last_computed = before;
+                        } else {
+                            self.state.progress.last_computed = computing
+                                .then(|| match plan {
+                                    CallPlan::Corrected { .. } => plan
+                                        .to_run(call)
+                                        .and_then(|ran| LastComputed::of(&ran, &observation)),
+                                    _ => LastComputed::of(call, &observation),
+                                })
+                                .flatten()
+                                .map(|last| last.after(before.as_ref()));
+                        }
                     }
-                    if observation.error.is_none() && self.state.budget.ground_numbers {
+                    if observation.error.is_none() && self.state.budget.ground_numbers && !echoed {
                         self.state.grounding.learn(&observation.content);
                     }
                     if !note_runaway_argument(&call.arguments, &mut observation) {
@@ -514,7 +528,9 @@ impl Run {
                     if let CallPlan::Corrected { note, .. } = plan {
                         observation.content.push_str(note);
                     }
-                    if echoed {
+                    // (The compute round's next turn may only answer.)
+                    if echoed && !matches!(self.state.answer_compute, AnswerCompute::Offered { .. })
+                    {
                         observation.content.push_str(&lone_number_note());
                     }
                     if let Some(note) = aside_note {

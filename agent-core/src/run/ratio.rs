@@ -12,30 +12,14 @@ use serde_json::Value;
 
 use super::arithmetic::{calculator_form, subtracts};
 use super::fed_back::string_values;
+use crate::equation::computed_side;
 use crate::script::is_spaced_letter;
 
-/// Words by which a question asks how many times one thing is another
-/// whatever else it says (lower case).
-const RATIO_PHRASES: &[&str] = &[
-    "times taller",
-    "times larger",
-    "times bigger",
-    "times higher",
-    "times longer",
-    "times heavier",
-    "times more",
-    "times as many",
-    "times as much",
-    "fois plus",
-    "veces más",
-    "veces mas",
-    "volte più",
-    "vezes mais",
-    "keer zo",
-    "mal so ",
-    "mal größer",
-    "mal höher",
+/// Words that ask how many times one thing is another by themselves
+/// (lower case).
+const RATIO_QUESTIONS: &[&str] = &[
     "wievielmal",
+    "wie viel mal",
     "во сколько раз",
     "何倍",
     "几倍",
@@ -43,24 +27,32 @@ const RATIO_PHRASES: &[&str] = &[
 ];
 
 /// Words that ask "how many times", which may also count how often
-/// something happened: a ratio only beside a word of comparison
-/// ([`COMPARISON_WORDS`]).
-const HOW_MANY_TIMES: &[&str] = &[
-    "how many times",
-    "wie viel mal",
-    "wie viele male",
-    "combien de fois",
-    "cuántas veces",
-    "cuantas veces",
-    "quante volte",
-    "quantas vezes",
-    "hoeveel keer",
+/// something happened, each with the words of comparison that make it a
+/// ratio when one of them follows (`how many times taller … than`, not
+/// `how many times did it restart`, nor a ratio stated and a difference
+/// asked: `3 times as many … how many more`).
+const HOW_MANY_TIMES: &[(&str, &[&str])] = &[
+    (
+        "how many times",
+        &[
+            "than", "as", "taller", "larger", "bigger", "higher", "longer", "heavier", "more",
+            "greater", "faster",
+        ],
+    ),
+    ("combien de fois", &["plus"]),
+    ("cuántas veces", &["más", "mas", "mayor"]),
+    ("cuantas veces", &["más", "mas", "mayor"]),
+    ("quante volte", &["più", "piu", "maggiore"]),
+    ("quantas vezes", &["mais", "maior"]),
+    ("hoeveel keer", &["groter", "hoger", "meer", "zo"]),
 ];
 
-/// Words that compare one thing with another ("than"); those of other
-/// languages (`que`, `di`) say too much else, and their ratio phrases
-/// (`fois plus`, `veces más`) are read instead.
-const COMPARISON_WORDS: &[&str] = &["than", "als"];
+/// Words that, right after "how many times", make it a count of how
+/// often (`how many times did`, `was`, `has`).
+const COUNTING_VERBS: &[&str] = &[
+    "did", "does", "do", "was", "were", "is", "are", "has", "have", "had", "will", "can", "could",
+    "should", "would",
+];
 
 /// What the run knows of a ratio the question asks for.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -79,11 +71,19 @@ impl RatioAsked {
     /// Reads `question` for a ratio.
     pub(super) fn of(question: &str) -> Self {
         let lower = question.to_lowercase();
-        let compares = lower
-            .split(|c: char| !c.is_alphabetic())
-            .any(|word| COMPARISON_WORDS.contains(&word));
-        let asked = RATIO_PHRASES.iter().any(|p| has_phrase(&lower, p))
-            || (compares && HOW_MANY_TIMES.iter().any(|p| has_phrase(&lower, p)));
+        let asked = RATIO_QUESTIONS
+            .iter()
+            .any(|p| !phrase_ends(&lower, p).is_empty())
+            || HOW_MANY_TIMES.iter().any(|(phrase, comparisons)| {
+                phrase_ends(&lower, phrase).into_iter().any(|end| {
+                    let mut after = lower[end..]
+                        .split(|c: char| !c.is_alphabetic())
+                        .filter(|w| !w.is_empty());
+                    let first = after.clone().next();
+                    !first.is_some_and(|w| COUNTING_VERBS.contains(&w))
+                        && after.any(|w| comparisons.contains(&w))
+                })
+            });
         Self {
             asked,
             ..Self::default()
@@ -98,9 +98,11 @@ impl RatioAsked {
         let mut texts = Vec::new();
         string_values(arguments, &mut texts);
         for text in &texts {
-            if text.contains(['/', '÷']) {
+            // The side computed (`8849 - 330 = 8519`), a minus sign as `-`.
+            let computed = computed_side(text).unwrap_or(text).replace('−', "-");
+            if computed.contains(['/', '÷']) {
                 self.divided = true;
-            } else if subtracts(&calculator_form(text)) {
+            } else if subtracts(&calculator_form(&computed)) {
                 self.subtracted = true;
             }
         }
@@ -115,17 +117,21 @@ impl RatioAsked {
     }
 }
 
-/// Whether `phrase` starts a word of `text` (`sometimes as` holds no
-/// `times as`); in a script written without spaces, wherever it is.
-fn has_phrase(text: &str, phrase: &str) -> bool {
+/// Where each `phrase` of `text` that starts a word ends (byte
+/// offsets; `sometimes as` holds no `times as`); in a script written
+/// without spaces, wherever it is.
+fn phrase_ends(text: &str, phrase: &str) -> Vec<usize> {
     let spaced = phrase.chars().next().is_some_and(is_spaced_letter);
-    text.match_indices(phrase).any(|(at, _)| {
-        !spaced
-            || text[..at]
-                .chars()
-                .next_back()
-                .is_none_or(|c| !c.is_alphabetic())
-    })
+    text.match_indices(phrase)
+        .filter(|(at, _)| {
+            !spaced
+                || text[..*at]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !c.is_alphabetic())
+        })
+        .map(|(at, _)| at + phrase.len())
+        .collect()
 }
 
 #[cfg(test)]
@@ -138,7 +144,7 @@ mod tests {
         let mut ratio =
             RatioAsked::of("How many times taller is Mount Everest than the Eiffel Tower?");
         assert!(!ratio.sends_back(), "nothing computed");
-        ratio.computed(&json!({"expression": "8849 - 330"}));
+        ratio.computed(&json!({"expression": "8849 − 330 = 8519"}));
         assert!(ratio.sends_back());
         assert!(!ratio.sends_back(), "once per run");
         // A division, before or after, makes the ratio.
@@ -156,15 +162,20 @@ mod tests {
     fn counting_how_often_or_a_stated_ratio_is_no_ratio_asked() {
         for question in [
             "How many times did the service restart last week?",
+            "How many times was latency higher than 200 ms?",
             "Combien de fois le serveur a-t-il redémarré ?",
             "It was sometimes larger; what is the total?",
             "How much taller is the tower?",
+            "A has 3 times as many apples as B, who has 5. How many more does A have?",
+            "Es ist 3 mal so hoch. Wie viel höher ist es?",
         ] {
             assert!(!RatioAsked::of(question).asked, "{question}");
         }
         for question in [
             "How many times taller is Mount Everest than the Eiffel Tower?",
-            "¿Cuántas veces más alto es el Everest que la torre?",
+            "¿Cuántas veces es más alto el Everest que la torre?",
+            "Combien de fois la tour est-elle plus haute que la maison ?",
+            "Wie viel mal höher ist der Berg?",
             "Во сколько раз Эверест выше башни?",
             "エベレストはタワーの何倍の高さですか？",
         ] {

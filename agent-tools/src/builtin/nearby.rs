@@ -12,8 +12,8 @@
 //! word matches. A name a typo apart (`reciepts.csv` for `receipts.csv`)
 //! counts as close, just below one whose stem holds the other; one
 //! whose word abbreviates a word of the other (`db.yaml` for
-//! `database.conf`) is similar, below those, and never read in place
-//! of the name given. Among
+//! `database.conf`) is similar, below those, and by that alone never
+//! read in place of the name given. Among
 //! paths as alike by name, those that hold the numbers of the given name
 //! (`q3`, `sprint14`, `2024-05-14`) come first.
 //! Only paths inside the root are ever shown.
