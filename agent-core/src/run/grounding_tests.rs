@@ -696,3 +696,23 @@ fn a_result_with_a_decimal_comma_lets_answers_write_numbers_its_way() {
     english.learn("Price: 1,490.50 USD, 12.5 kg");
     assert_eq!(english.with_local_forms(vec!["2.5".into()]), ["2.5"]);
 }
+
+#[test]
+fn a_compute_round_s_operands_are_left_out_as_written_and_as_they_ran() {
+    let mut g = Grounding::default();
+    let task = [Message::user(
+        "Según poblacion.txt, ¿cuántos habitantes tienen juntas las dos ciudades?",
+    )];
+    g.learn_how_numbers_are_written(&task);
+    g.learn_question(&task);
+    g.learn("1| Toledo: 85.000 habitantes\n2| Cuenca: 54.000 habitantes\nCenso 2024");
+    let ran = json!(["85.000 + 54.000", "85000 + 54000"]);
+    let left = g.with_local_forms(g.answer_numbers_but_operands(&ran));
+    assert!(
+        !left
+            .iter()
+            .any(|n| n.starts_with("85") || n.starts_with("54")),
+        "{left:?}"
+    );
+    assert!(left.contains(&"2024".to_string()), "{left:?}");
+}

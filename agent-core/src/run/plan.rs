@@ -476,9 +476,11 @@ impl Run {
                             state.ratio.computed(&call.arguments);
                             state.grounding.learn_constants_of(&call.arguments);
                             if matches!(state.answer_compute, AnswerCompute::Offered { .. }) {
+                                // The operands as the model wrote them and as
+                                // they ran (`85.000`, corrected to 85000).
                                 let ran = plan.to_run(call).unwrap_or_else(|| call.clone());
-                                let others =
-                                    state.grounding.answer_numbers_but_operands(&ran.arguments);
+                                let both = serde_json::json!([call.arguments, ran.arguments]);
+                                let others = state.grounding.answer_numbers_but_operands(&both);
                                 state.planned.widen_binding(others);
                             }
                         }
