@@ -41,7 +41,7 @@ async fn a_column_named_for_its_numbers_is_shown_with_them() {
             ))
             .text("Thought: done.\nFinal Answer: 12.5"),
     );
-    let outcome = agent(&model, &dir)
+    let outcome = agent(&model, dir.path())
         .run("Quelle est la moyenne des notes dans notes.csv ?")
         .await;
     let requests = model.requests();
@@ -66,7 +66,7 @@ async fn a_name_no_table_shown_has_keeps_the_tools_own_error() {
             .text(call("calculator", r#"{"expression": "sum(prices)"}"#))
             .text("Thought: done.\nFinal Answer: I cannot find the prices."),
     );
-    agent(&model, &dir)
+    agent(&model, dir.path())
         .run("What do the prices add up to?")
         .await;
     let requests = model.requests();

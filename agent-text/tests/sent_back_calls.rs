@@ -94,10 +94,12 @@ async fn a_made_up_number_with_no_arithmetic_behind_it_is_sent_to_look_it_up() {
 
 #[tokio::test]
 async fn a_sum_of_line_numbers_is_sent_back_as_line_numbers() {
-    let dir = std::env::temp_dir().join(format!("agentloop-gutter-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new()
+        .prefix("agentloop-gutter-")
+        .tempdir()
+        .unwrap();
     std::fs::write(
-        dir.join("trip.yaml"),
+        dir.path().join("trip.yaml"),
         "trip: summer\nstops:\n  - city: Parigi\n    nights: 7\n  - city: Roma\n    nights: 9\n",
     )
     .unwrap();
@@ -113,10 +115,9 @@ async fn a_sum_of_line_numbers_is_sent_back_as_line_numbers() {
             .text(nights)
             .text("Thought: done\nFinal Answer: 16 nights"),
     );
-    let outcome = agent_in(&model, &["files", "search", "calculator"], Some(&dir))
+    let outcome = agent_in(&model, &["files", "search", "calculator"], Some(dir.path()))
         .run("How many nights is the trip?")
         .await;
-    std::fs::remove_dir_all(&dir).unwrap();
     let seen = observations(&outcome);
     assert!(
         seen[1].contains(

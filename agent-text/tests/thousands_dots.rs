@@ -42,7 +42,7 @@ async fn a_thousands_dot_copied_from_a_table_runs_as_thousands() {
             .text(call("calculator", r#"{"expression": "1.250 + 830"}"#))
             .text("Thought: I have it.\nFinal Answer: 2.080 €"),
     );
-    let outcome = agent(&model, Some(&dir))
+    let outcome = agent(&model, Some(dir.path()))
         .run("¿Cuál es el importe total según ventas.csv?")
         .await;
     let seen = observations(&outcome);
@@ -105,7 +105,7 @@ async fn a_tools_own_english_words_around_a_spanish_file_do_not_make_its_dots_de
             .text(call("calculator", r#"{"expression": "85.000 + 54.000"}"#))
             .text("Thought: done.\nFinal Answer: 139.000"),
     );
-    let outcome = agent(&model, Some(&dir))
+    let outcome = agent(&model, Some(dir.path()))
         .run("Según poblacion.txt, ¿cuántos habitantes tienen juntas las dos ciudades?")
         .await;
     let seen = observations(&outcome);

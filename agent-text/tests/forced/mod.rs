@@ -8,7 +8,7 @@
 #![allow(dead_code)]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use agent_core::testing::ScriptedModel;
@@ -38,13 +38,15 @@ pub(crate) fn agent_with_files(
         .unwrap()
 }
 
-/// A fresh directory of this test process, named `name`, holding `files`.
-pub(crate) fn folder(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agentloop-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+/// A fresh temporary directory, named after `name`, holding `files`;
+/// removed when dropped.
+pub(crate) fn folder(name: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("agentloop-{name}-"))
+        .tempdir()
+        .unwrap();
     for (path, text) in files {
-        std::fs::write(dir.join(path), text).unwrap();
+        std::fs::write(dir.path().join(path), text).unwrap();
     }
     dir
 }
