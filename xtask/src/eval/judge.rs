@@ -136,11 +136,15 @@ fn with_decimal_points(text: &str) -> String {
             .rev()
             .take_while(|d| d.is_ascii_digit())
             .count();
-        // Not in a list (`1,2,3`): no comma on either side of the number.
+        // Not in a list (`1,2,3`): no comma joins the number to another
+        // digit on either side; a comma before a space is the sentence's.
+        let after = i + 1 + digits_after;
+        let listed_after = chars.get(after) == Some(&',')
+            && chars.get(after + 1).is_some_and(char::is_ascii_digit);
         let decimal = c == ','
             && digits_before > 0
             && (1..=2).contains(&digits_after)
-            && chars.get(i + 1 + digits_after) != Some(&',')
+            && !listed_after
             && (i == digits_before || chars[i - digits_before - 1] != ',');
         out.push(if decimal { '.' } else { c });
     }
@@ -269,6 +273,9 @@ mod tests {
         // A list keeps its commas; a refusal's forbidden value is read so too.
         let t = task(&["1.23"], false, &[]);
         assert!(!is_right(&t, Some("1,2,3")));
+        // A sentence's comma after the number is no list.
+        let t = task(&["12.5"], false, &[]);
+        assert!(is_right(&t, Some("Son 12,50, más o menos.")));
         let refusal = task(&[], true, &["12.5"]);
         assert!(!is_right(&refusal, Some("I cannot say; maybe 12,5.")));
     }
