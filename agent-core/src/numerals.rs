@@ -15,9 +15,10 @@
 //!   and stays as it is; one group after a dot (`48.000`) is thousands
 //!   only on a line that writes a decimal comma, or in a text that
 //!   writes thousands with a dot.
-//! - [`space_grouped_thousands`]: groups of three digits after a space,
-//!   a no-break space or a thin space ([`GROUP_SPACES`]) joined into one
-//!   number (`1 234 567` is `1234567`).
+//! - [`grouped_thousands`]: groups of three digits after a space, a
+//!   no-break space or a thin space ([`GROUP_SPACES`]), or after an
+//!   apostrophe as Switzerland writes them ([`GROUP_APOSTROPHES`]),
+//!   joined into one number (`1 234 567` and `1'234'567` are `1234567`).
 //! - [`plain_numbers`]: all three, in that order.
 //!
 //! One group after a dot (`3.500`) is read as thousands in a text that
@@ -188,7 +189,7 @@ fn lines_and_rows(text: &str) -> Vec<(&str, bool)> {
 }
 
 /// `text` with every number written plainly: [`ascii_numerals`], then
-/// [`space_grouped_thousands`], then [`comma_decimals`]; borrowed when
+/// [`grouped_thousands`], then [`comma_decimals`]; borrowed when
 /// nothing changes.
 pub fn plain_numbers(text: &str) -> Cow<'_, str> {
     plain_numbers_with(text, writes_thousands_with_dots)
@@ -219,7 +220,7 @@ pub fn plain_numbers_reading(text: &str, untold_dots_are_thousands: bool) -> Cow
 /// thousands with dots.
 fn plain_numbers_with(text: &str, tell: impl Fn(&str) -> Option<bool>) -> Cow<'_, str> {
     let ascii = ascii_numerals(text);
-    let grouped = space_grouped_thousands(&ascii);
+    let grouped = grouped_thousands(&ascii);
     let plain = comma_decimals_reading(&grouped, tell);
     if plain == text {
         Cow::Borrowed(text)
@@ -232,12 +233,24 @@ fn plain_numbers_with(text: &str, tell: impl Fn(&str) -> Option<bool>) -> Cow<'_
 /// no-break space, a narrow no-break space (French) and a thin space.
 pub const GROUP_SPACES: [char; 4] = [' ', '\u{a0}', '\u{202f}', '\u{2009}'];
 
+/// The apostrophes that may sit between groups of three digits, as
+/// Switzerland and Liechtenstein write them (`7'850`, `1’250’000`): a
+/// straight one and a typographic one.
+pub const GROUP_APOSTROPHES: [char; 2] = ['\'', '\u{2019}'];
+
+/// Whether `c` may sit between groups of three digits besides a comma or a
+/// dot: one of [`GROUP_SPACES`] or [`GROUP_APOSTROPHES`].
+pub fn is_group_mark(c: char) -> bool {
+    GROUP_SPACES.contains(&c) || GROUP_APOSTROPHES.contains(&c)
+}
+
 /// `text` with each run of one to three digits followed by groups of
-/// exactly three digits, each after one of [`GROUP_SPACES`], written as
-/// one number (`1 234 567` as `1234567`); borrowed when there is none.
-/// Two numbers side by side mean nothing in arithmetic.
-pub fn space_grouped_thousands(text: &str) -> Cow<'_, str> {
-    if !has_digit_space_digit(text) {
+/// exactly three digits, each after a space or an apostrophe
+/// ([`is_group_mark`]), written as one number (`1 234 567` and
+/// `1'234'567` as `1234567`); borrowed when there is none. Two numbers
+/// side by side mean nothing in arithmetic.
+pub fn grouped_thousands(text: &str) -> Cow<'_, str> {
+    if !has_digit_mark_digit(text) {
         return Cow::Borrowed(text);
     }
     let chars: Vec<char> = text.chars().collect();
@@ -252,14 +265,14 @@ pub fn space_grouped_thousands(text: &str) -> Cow<'_, str> {
         let first = digits_at(&chars, i);
         let mut end = i + first;
         while first <= 3
-            && chars.get(end).is_some_and(|c| GROUP_SPACES.contains(c))
+            && chars.get(end).is_some_and(|c| is_group_mark(*c))
             && digits_at(&chars, end + 1) == 3
         {
             end += 4;
         }
         if end > i + first {
             out.extend(&chars[copied..i]);
-            out.extend(chars[i..end].iter().filter(|c| !GROUP_SPACES.contains(c)));
+            out.extend(chars[i..end].iter().filter(|c| !is_group_mark(**c)));
             copied = end;
         }
         i = end;
@@ -336,14 +349,15 @@ fn written_with(whole: &str, decimals: Option<&str>, thousands: char, decimal: c
     grouped
 }
 
-/// Whether `text` has an ASCII digit, one of [`GROUP_SPACES`] and an
-/// ASCII digit in a row: the only place a group of thousands can be.
-fn has_digit_space_digit(text: &str) -> bool {
+/// Whether `text` has an ASCII digit, a group mark ([`is_group_mark`])
+/// and an ASCII digit in a row: the only place a group of thousands can
+/// be.
+fn has_digit_mark_digit(text: &str) -> bool {
     let (mut before, mut last) = (None, None);
     for c in text.chars() {
         if c.is_ascii_digit()
             && before.is_some_and(|b: char| b.is_ascii_digit())
-            && last.is_some_and(|l| GROUP_SPACES.contains(&l))
+            && last.is_some_and(is_group_mark)
         {
             return true;
         }
@@ -557,17 +571,31 @@ mod tests {
     }
 
     #[test]
-    fn groups_of_three_after_a_space_are_one_number() {
-        assert_eq!(space_grouped_thousands("1 234 567 + 1"), "1234567 + 1");
+    fn groups_of_three_after_a_space_or_an_apostrophe_are_one_number() {
+        assert_eq!(grouped_thousands("1 234 567 + 1"), "1234567 + 1");
+        assert_eq!(grouped_thousands("CHF 7'850 * 12"), "CHF 7850 * 12");
         assert_eq!(
-            space_grouped_thousands("1\u{202f}250\u{a0}000 / 4\u{2009}000"),
+            grouped_thousands("1\u{2019}250\u{2019}000 / 4"),
+            "1250000 / 4"
+        );
+        assert_eq!(plain_numbers("Miete: 2'450.50 CHF"), "Miete: 2450.50 CHF");
+        assert_eq!(
+            grouped_thousands("1\u{202f}250\u{a0}000 / 4\u{2009}000"),
             "1250000 / 4000"
         );
-        assert_eq!(space_grouped_thousands("2 345.5"), "2345.5");
-        for text in ["12 + 345", "1, 234", "2 3456", "1234 567", "v2 345"] {
-            assert_eq!(space_grouped_thousands(text), text, "{text}");
+        assert_eq!(grouped_thousands("2 345.5"), "2345.5");
+        for text in [
+            "12 + 345",
+            "1, 234",
+            "2 3456",
+            "1234 567",
+            "v2 345",
+            "'12' + '345'",
+            "it's 12'3456",
+        ] {
+            assert_eq!(grouped_thousands(text), text, "{text}");
             assert!(
-                matches!(space_grouped_thousands(text), Cow::Borrowed(_)),
+                matches!(grouped_thousands(text), Cow::Borrowed(_)),
                 "{text}"
             );
         }

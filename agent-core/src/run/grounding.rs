@@ -49,7 +49,7 @@ use super::gutter::split_gutters;
 use crate::equation::{computed_side, is_lone_number};
 use crate::message::{Message, Role};
 use crate::numerals::{
-    GROUP_SPACES, dot_grouped_thousands, has_digits, numbers_tell, one_dot_group_numbers,
+    dot_grouped_thousands, has_digits, is_group_mark, numbers_tell, one_dot_group_numbers,
     plain_numbers, plain_numbers_reading, writes_thousands_with_dots,
 };
 use crate::script::is_spaced_letter;
@@ -449,12 +449,9 @@ impl Grounding {
         string_values(arguments, &mut texts);
         // Compared by value: `84,000,000` is the operand `84000000`.
         let value = |n: &str| {
-            n.replace(
-                |c: char| matches!(c, ',' | '_') || GROUP_SPACES.contains(&c),
-                "",
-            )
-            .parse::<f64>()
-            .ok()
+            n.replace(|c: char| matches!(c, ',' | '_') || is_group_mark(c), "")
+                .parse::<f64>()
+                .ok()
         };
         let mut operands = Vec::new();
         for text in &texts {
@@ -1034,7 +1031,7 @@ pub(super) fn numbers_with_text(text: &str) -> Vec<(String, String)> {
             {
                 seen_point = true;
                 i += 1;
-            } else if (c == ',' || c == '_' || GROUP_SPACES.contains(&c))
+            } else if (c == ',' || c == '_' || is_group_mark(c))
                 && !seen_point
                 && (1..=3).all(|k| chars.get(i + k).is_some_and(char::is_ascii_digit))
                 && !chars.get(i + 4).is_some_and(char::is_ascii_digit)

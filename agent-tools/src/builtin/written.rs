@@ -13,8 +13,9 @@
 //!   (a calculator reads `<m> - <n>/100`, a person `<m>` less `<n>`
 //!   percent), with the two ways to write it. `%` between two numbers stays
 //!   the remainder.
-//! - **`x` for times** between two numbers, **currency signs** (`$ € £ ¥`)
-//!   dropped, and **`√<n>`** for `sqrt(<n>)`.
+//! - **`x` for times** and **`mod` (or `modulo`) for the remainder**
+//!   between two numbers, **currency signs** (`$ € £ ¥`) dropped, and
+//!   **`√<n>`** for `sqrt(<n>)`.
 //!
 //! A name that does not follow a number (`mean(latency)`) is still an
 //! unknown name: it stands for numbers the model has not looked up.
@@ -197,6 +198,9 @@ pub(super) fn plain(tokens: Vec<Token>) -> Result<(Vec<Token>, bool), CalcError>
                     changed = true;
                 } else if name == "x" && is_operand_start(next) {
                     out.push(Token::Star);
+                    changed = true;
+                } else if matches!(name.as_str(), "mod" | "modulo") && is_operand_start(next) {
+                    out.push(Token::Percent);
                     changed = true;
                 } else if is_unit(name, next) {
                     changed = true;
@@ -418,5 +422,14 @@ mod tests {
         assert_eq!(value("3 × 4"), "12");
         // `x` as a name is still one.
         assert!(error("x + 1").contains("unknown name `x`"));
+    }
+
+    #[test]
+    fn mod_between_numbers_is_the_remainder() {
+        assert_eq!(value("12345 mod 97"), "26");
+        assert_eq!(value("(100 + 5) MODULO 7"), "0");
+        assert_eq!(read("17 mod 5").1.as_deref(), Some("17 % 5"));
+        // Not between two numbers it is no operator.
+        assert!(error("mod 5").contains("unknown name `mod`"));
     }
 }

@@ -9,20 +9,21 @@
 //!   `12.5`, `1.234,56` is `1234.56`; unless a function's parentheses
 //!   hold a comma, where commas separate its arguments (`round(2,5)`).
 //! - Groups of three digits after a space (`1 234 567`, with a no-break
-//!   or thin space too) are one number ([`space_grouped_thousands`]).
+//!   or thin space too) or an apostrophe (`7'850`) are one number
+//!   ([`grouped_thousands`]).
 //! - Superscript digits after a number or `)` are a power: `5²` is
 //!   `5^2`, `10⁻³` is `10^(-3)`; after a letter they are part of a unit
 //!   (`120 m²`).
 
 use std::borrow::Cow;
 
-use agent_core::numerals::{ascii_numerals, comma_decimals, space_grouped_thousands};
+use agent_core::numerals::{ascii_numerals, comma_decimals, grouped_thousands};
 
 /// `input` with its numbers written the plain way (see the module doc).
 pub(super) fn localized(input: &str) -> Cow<'_, str> {
     let ascii = ascii_numerals(input);
     let powers = superscript_powers(&ascii);
-    let grouped = space_grouped_thousands(&powers);
+    let grouped = grouped_thousands(&powers);
     if commas_in_calls(&grouped) {
         return owned_if_changed(input, grouped.into_owned());
     }
@@ -119,6 +120,7 @@ mod tests {
         assert_eq!(localized("12,5 % de 840"), "12.5 % de 840");
         assert_eq!(localized("3 * 2,40 + 2 * 3,15"), "3 * 2.40 + 2 * 3.15");
         assert_eq!(localized("1 234 567 + 1"), "1234567 + 1");
+        assert_eq!(localized("7'850 * 2"), "7850 * 2");
         assert_eq!(localized("1\u{202f}250\u{a0}000 / 4"), "1250000 / 4");
         assert_eq!(localized("5² + 10⁻³"), "5^2 + 10^(-3)");
         assert_eq!(localized("(2 + 3)³"), "(2 + 3)^3");
