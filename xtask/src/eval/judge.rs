@@ -43,42 +43,66 @@ const REFUSALS: [&str; 28] = [
 
 /// The same, in the other languages a task may be asked in (an agent may
 /// answer in the question's language).
-const REFUSALS_IN_OTHER_LANGUAGES: [&str; 40] = [
+const REFUSALS_IN_OTHER_LANGUAGES: &[&str] = &[
     // Spanish
     "no puedo",
     "no encontr",
     "no hay información",
     "no se encuentra",
     "no contiene",
+    "no hay datos",
+    "no existe",
     // Portuguese
     "não consigo",
     "não posso",
     "não encontr",
     "não há informação",
     "não contém",
+    "não há dados",
+    "não existe",
     // French
     "ne peux pas",
     "impossible de",
     "pas trouvé",
     "aucune information",
     "ne contient pas",
+    "aucune donnée",
+    "n'existe pas",
     // Italian
     "non posso",
     "non riesco",
     "non ho trovato",
     "nessuna informazione",
     "non contiene",
+    "non ci sono dati",
+    "non esiste",
     // German
     "kann nicht",
     "nicht gefunden",
     "nicht finden",
     "keine information",
     "enthält keine",
+    "keine daten",
+    "keine angaben",
+    "gibt es keine",
+    "nicht vorhanden",
+    "nicht enthalten",
+    // Dutch
+    "kan niet",
+    "niet gevonden",
+    "geen gegevens",
+    "geen informatie",
     // Russian
     "не могу",
     "не удалось",
     "нет информации",
     "не найден",
+    "нет данных",
+    // Ukrainian
+    "не можу",
+    "немає даних",
+    "немає інформації",
+    "не знайдено",
     // Polish, Turkish
     "nie mogę",
     "nie znalaz",
@@ -92,6 +116,10 @@ const REFUSALS_IN_OTHER_LANGUAGES: [&str; 40] = [
     "見つかりません",
     "できません",
     "わかりません",
+    // Korean
+    "찾을 수 없",
+    "알 수 없",
+    "정보가 없",
 ];
 
 /// Decimal commas as points (see [`with_decimal_points`]), lower case,
@@ -206,7 +234,7 @@ pub(crate) fn is_right(task: &Task, answer: Option<&str>) -> bool {
     if task.refusal {
         let refuses = REFUSALS
             .iter()
-            .chain(&REFUSALS_IN_OTHER_LANGUAGES)
+            .chain(REFUSALS_IN_OTHER_LANGUAGES)
             .any(|p| answer.contains(p));
         let invents = task
             .forbidden
@@ -309,6 +337,14 @@ mod tests {
         ));
         assert!(is_right(&refusal, Some("Das kann ich nicht finden.")));
         assert!(is_right(&refusal, Some("资料中找不到这个信息。")));
+        assert!(is_right(
+            &refusal,
+            Some("Für Juni 2024 gibt es keine Daten.")
+        ));
+        assert!(is_right(
+            &refusal,
+            Some("Deze gegevens zijn niet gevonden.")
+        ));
         assert!(!is_right(&refusal, Some("Es sind 47.")));
         assert!(!is_right(&refusal, Some("It is 47.")));
         assert!(!is_right(&refusal, Some("I cannot say, maybe 47.")));
