@@ -5,13 +5,16 @@
 //! - A name in a script written without spaces between words (Han, kana,
 //!   Hangul, Thai) is found anywhere in the query: the words around it are
 //!   joined to it (`<name>的人口`).
-//! - Any other name must start a word. A name whose last word has five
-//!   letters or more may end differently, by up to three letters after
-//!   all but its last one, so inflected forms match (a Russian genitive
-//!   changes the last vowel); a name ending in a shorter word must end
-//!   there, so it is not found inside a longer one.
-//!   A short Cyrillic name (three or four letters) may end in up to two
-//!   letters after its final vowel (`Луны` for `Луна`, `Рима` for `Рим`).
+//! - Any other name is matched word by word against the query's words,
+//!   which must follow each other. A word of five letters or more may end
+//!   differently, by up to three letters after all but its last one (all
+//!   but its last two when a Cyrillic word ends in two vowels, as
+//!   adjectives do: `Великая`, `Великой`), so inflected forms match in
+//!   every word of a name (`Эйфелевой башни` for `Эйфелева башня`,
+//!   `Chinesischen Mauer`); a shorter word must be whole, so it is not
+//!   found inside a longer one. A short Cyrillic word (three or four
+//!   letters) may end in up to two letters after its final vowel (`Луны`
+//!   for `Луна`, `Рима` for `Рим`).
 
 use agent_core::script::is_unspaced;
 
@@ -29,12 +32,64 @@ const INFLECTED_FROM: usize = 5;
 pub(super) struct Name {
     /// The name as written.
     written: String,
-    /// The part that must appear as written.
+    /// How it is found.
+    form: Form,
+}
+
+/// How a name is found in a query.
+#[derive(Debug, Clone)]
+enum Form {
+    /// A name in a script without spaces: found anywhere, as written.
+    Unspaced(String),
+    /// A name of words: each found in the query's words, in a row.
+    Words(Vec<WordForm>),
+}
+
+/// One word of a name: the part that must start a query word as written,
+/// and how many letters may follow it in that word.
+#[derive(Debug, Clone)]
+struct WordForm {
     stem: String,
-    /// Found anywhere, not only at the start of a word.
-    unspaced: bool,
-    /// Letters that may follow the stem in the same word.
     ending: usize,
+}
+
+impl WordForm {
+    fn new(word: &str) -> Self {
+        let letters = word.chars().count();
+        let cyrillic = word.chars().all(|c| ('\u{0400}'..='\u{04FF}').contains(&c));
+        let mut stem = word.to_string();
+        if cyrillic && (3..INFLECTED_FROM).contains(&letters) {
+            if letters == 4 && stem.ends_with(is_cyrillic_ending) {
+                stem.pop();
+            }
+            return Self { stem, ending: 2 };
+        }
+        if letters < INFLECTED_FROM {
+            return Self { stem, ending: 0 };
+        }
+        stem.pop();
+        if cyrillic && letters > INFLECTED_FROM && word.ends_with(is_cyrillic_ending) {
+            // A two-vowel ending (`-ая`, `-ий`, `-ия`) changes whole.
+            if stem.ends_with(is_cyrillic_ending) {
+                stem.pop();
+            }
+        }
+        Self {
+            stem,
+            ending: MAX_ENDING,
+        }
+    }
+
+    fn matches(&self, word: &str) -> bool {
+        word.strip_prefix(self.stem.as_str())
+            .is_some_and(|rest| rest.chars().count() <= self.ending)
+    }
+}
+
+/// The words of a folded text: its runs of letters and digits.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
 }
 
 impl Name {
@@ -43,41 +98,16 @@ impl Name {
         let written = name.trim().to_string();
         let lower = fold(&written);
         let first = lower.chars().next()?;
-        if is_unspaced(first) {
-            return Some(Self {
-                written,
-                stem: lower,
-                unspaced: true,
-                ending: 0,
-            });
-        }
-        // Only the last word is inflected: a short one (`nước Ý`) is
-        // whole, or the name would be found in any name that starts alike.
-        let last_word = lower.split_whitespace().next_back().unwrap_or_default();
-        if let Some((stem, ending)) = short_cyrillic_inflection(&lower, last_word) {
-            return Some(Self {
-                written,
-                stem,
-                unspaced: false,
-                ending,
-            });
-        }
-        if last_word.chars().count() < INFLECTED_FROM {
-            return Some(Self {
-                written,
-                stem: lower,
-                unspaced: false,
-                ending: 0,
-            });
-        }
-        let mut stem = lower;
-        stem.pop();
-        Some(Self {
-            written,
-            stem,
-            unspaced: false,
-            ending: MAX_ENDING,
-        })
+        let form = if is_unspaced(first) {
+            Form::Unspaced(lower)
+        } else {
+            let forms: Vec<WordForm> = words(&lower).map(WordForm::new).collect();
+            if forms.is_empty() {
+                return None;
+            }
+            Form::Words(forms)
+        };
+        Some(Self { written, form })
     }
 
     /// The name as written.
@@ -87,46 +117,25 @@ impl Name {
 
     /// Whether a folded query names the subject by this name.
     pub(super) fn found_in(&self, query: &str) -> bool {
-        if self.unspaced {
-            return query.contains(&self.stem);
+        match &self.form {
+            Form::Unspaced(name) => query.contains(name.as_str()),
+            Form::Words(forms) => {
+                let query: Vec<&str> = words(query).collect();
+                query
+                    .windows(forms.len())
+                    .any(|run| forms.iter().zip(run).all(|(form, word)| form.matches(word)))
+            }
         }
-        query.match_indices(&self.stem).any(|(at, _)| {
-            let starts_word = query[..at]
-                .chars()
-                .next_back()
-                .is_none_or(|c| !c.is_alphanumeric());
-            let ending = query[at + self.stem.len()..]
-                .chars()
-                .take_while(|c| c.is_alphanumeric())
-                .count();
-            starts_word && ending <= self.ending
-        })
     }
 }
 
-/// Vowels (and the soft sign) a Russian, Ukrainian or Bulgarian noun
-/// ends in and changes when it is inflected (`Луна`, `Луны`, `Луне`).
-const CYRILLIC_ENDINGS: &str = "аяоеёиыуюьй";
+/// Vowels (and the soft sign) a Russian, Ukrainian or Bulgarian word
+/// ends in and changes when it is inflected (`Луна`, `Луны`, `Луне`),
+/// folded as queries are (`й` as `и`, `ї` as `і`).
+const CYRILLIC_ENDINGS: &str = "аяоеёиіїыуюьйє";
 
-/// How a short Cyrillic name (a last word of three or four letters, whose
-/// case endings change it as much as a long one's: `Рим`, `Рима`; `Луна`,
-/// `Луны`, `Луной`) is looked for: its stem, without a final vowel, and
-/// up to two letters after it. `None` for any other name (a longer one
-/// has the general rule; a Latin one stays whole, or `Rome` would be found
-/// in `Romeo`).
-fn short_cyrillic_inflection(lower: &str, last_word: &str) -> Option<(String, usize)> {
-    let letters = last_word.chars().count();
-    let cyrillic = last_word
-        .chars()
-        .all(|c| ('\u{0400}'..='\u{04FF}').contains(&c));
-    if !cyrillic || !(3..INFLECTED_FROM).contains(&letters) {
-        return None;
-    }
-    let mut stem = lower.to_string();
-    if letters == 4 && stem.ends_with(|c: char| CYRILLIC_ENDINGS.contains(c)) {
-        stem.pop();
-    }
-    Some((stem, 2))
+fn is_cyrillic_ending(c: char) -> bool {
+    CYRILLIC_ENDINGS.contains(c)
 }
 
 #[cfg(test)]
@@ -169,7 +178,7 @@ mod tests {
         // A long name does not match inside another word, nor a word that
         // goes on far past it.
         assert!(!found("Wasser", "Wasserstoffatom"));
-        // Only a long last word is inflected.
+        // Short words are whole.
         assert!(found("nước Ý", "dân số nước Ý"));
         assert!(!found("nước Ý", "dân số nước Đức"));
         assert!(found("Çin Seddi", "Çin Seddi'nin uzunluğu"));
@@ -177,5 +186,22 @@ mod tests {
         assert!(found("Japón", "poblacion de Japon"));
         assert!(found("Tokio", "población de Tókio"));
         assert!(!found("", "anything"));
+    }
+
+    #[test]
+    fn every_word_of_a_name_may_be_inflected() {
+        assert!(found("Эйфелева башня", "Какова высота Эйфелевой башни?"));
+        assert!(found("Ейфелева вежа", "Яка висота Ейфелевої вежі"));
+        assert!(found(
+            "Великая Китайская стена",
+            "длина Великой Китайской стены"
+        ));
+        assert!(found("скорость света", "чему равна скорость света"));
+        assert!(found("Chinesische Mauer", "Länge der Chinesischen Mauer"));
+        assert!(found("Wieża Eiffla", "wysokość wieży Eiffla"));
+        // The words follow each other, and each is still a whole word.
+        assert!(!found("Эйфелева башня", "башня Эйфелева"));
+        assert!(!found("Tour Eiffel", "tour de France, Eiffel"));
+        assert!(!found("Chinesische Mauer", "chinesischer Mauerbau"));
     }
 }
