@@ -17,6 +17,10 @@
 //!   between two numbers, **currency signs** (`$ € £ ¥`) dropped, and
 //!   **`√<n>`** for `sqrt(<n>)`.
 //!
+//! - **Rounding in words** at the end (`<expr> rounded to <n> decimal
+//!   places`, `<expr>, round to <n> decimals`, in a few languages) is
+//!   `round(<expr>, <n>)`.
+//!
 //! A name that does not follow a number (`mean(latency)`) is still an
 //! unknown name: it stands for numbers the model has not looked up.
 
@@ -183,10 +187,77 @@ fn is_unit(name: &str, next: Option<&Token>) -> bool {
         && !scale_like(name)
 }
 
+/// Words that start a rounding phrase: English, and the Romance and
+/// Germanic forms a model may copy from the question.
+const ROUND_WORDS: [&str; 12] = [
+    "round",
+    "rounded",
+    "rounding",
+    "arrotonda",
+    "arrotondato",
+    "redondea",
+    "redondeado",
+    "arrondi",
+    "arrondir",
+    "gerundet",
+    "runde",
+    "afgerond",
+];
+
+/// Words between a rounding word and its number (`to`, `a`, `auf`…).
+const ROUND_TO: [&str; 8] = ["to", "a", "al", "à", "auf", "op", "up", "off"];
+
+/// The numbers of decimals a rounding phrase may spell out, by value.
+const DECIMALS_IN_WORDS: [&str; 5] = ["zero", "one", "two", "three", "four"];
+
+/// Most decimals a rounding phrase may ask for.
+const MAX_ROUND_DECIMALS: i128 = 12;
+
+/// `tokens` with a rounding phrase at their end (`<expr> rounded to <n>
+/// decimal places`) written as `round(<expr>, <n>)`; `None` when they end
+/// in none. The phrase's last words (`decimal places`, `decimali`, `dp`)
+/// are any words: the number of decimals is what counts.
+fn rounded_in_words(tokens: &[Token]) -> Option<Vec<Token>> {
+    let at = tokens
+        .iter()
+        .rposition(|t| matches!(t, Token::Ident(w) if ROUND_WORDS.contains(&w.as_str())))?;
+    let mut k = at + 1;
+    while matches!(tokens.get(k), Some(Token::Ident(w)) if ROUND_TO.contains(&w.as_str())) {
+        k += 1;
+    }
+    let decimals = match tokens.get(k) {
+        Some(Token::Num(Number::Int(n))) => *n,
+        Some(Token::Ident(word)) => DECIMALS_IN_WORDS
+            .iter()
+            .position(|w| w == word)
+            .and_then(|n| i128::try_from(n).ok())?,
+        _ => return None,
+    };
+    let words_after = tokens[k + 1..].iter().all(|t| matches!(t, Token::Ident(_)));
+    let mut end = at;
+    if end > 0 && tokens[end - 1] == Token::Comma {
+        end -= 1;
+    }
+    if !words_after || !(0..=MAX_ROUND_DECIMALS).contains(&decimals) || end == 0 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(end + 5);
+    out.push(Token::Ident("round".into()));
+    out.push(Token::LParen);
+    out.extend_from_slice(&tokens[..end]);
+    out.push(Token::Comma);
+    out.push(Token::Num(Number::Int(decimals)));
+    out.push(Token::RParen);
+    Some(out)
+}
+
 /// `tokens` read as plain arithmetic, and whether anything was rewritten.
 pub(super) fn plain(tokens: Vec<Token>) -> Result<(Vec<Token>, bool), CalcError> {
+    let (tokens, mut changed) = match rounded_in_words(&tokens) {
+        Some(rounded) => (rounded, true),
+        None => (tokens, false),
+    };
     let mut out: Vec<Token> = Vec::with_capacity(tokens.len() + 4);
-    let mut changed = false;
     let mut i = 0;
     while i < tokens.len() {
         let next = tokens.get(i + 1);
@@ -422,6 +493,27 @@ mod tests {
         assert_eq!(value("3 × 4"), "12");
         // `x` as a name is still one.
         assert!(error("x + 1").contains("unknown name `x`"));
+    }
+
+    #[test]
+    fn rounding_in_words_at_the_end_is_round() {
+        assert_eq!(
+            value("1250.75 * 4 / 3 rounded to 2 decimal places"),
+            "1667.67"
+        );
+        assert_eq!(
+            value("1.250,75 * 4 / 3 rounded to 2 decimal places"),
+            "1667.67"
+        );
+        assert_eq!(value("100 / 7, round to 1 decimal"), "14.3");
+        assert_eq!(value("2 / 3 arrotondato a 3 decimali"), "0.667");
+        assert_eq!(
+            read("10 / 4 rounded to 0 places").1.as_deref(),
+            Some("round(10 / 4, 0)")
+        );
+        assert_eq!(value("5 / 3 rounded to two decimals"), "1.67");
+        // Not a phrase after an expression: still an error.
+        assert!(error("rounded to 2 decimal places").contains("unknown name"));
     }
 
     #[test]
