@@ -117,3 +117,21 @@ async fn a_tools_own_english_words_around_a_spanish_file_do_not_make_its_dots_de
     assert_eq!(outcome.answer.as_deref(), Some("139.000"));
     assert_eq!(outcome.steps, 3);
 }
+
+#[tokio::test]
+async fn a_decimal_comma_dropped_from_the_questions_number_runs_as_the_number() {
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(call("calculator", r#"{"expression": "1.25075 * 4 / 3"}"#))
+            .text("Thought: I have it.\nFinal Answer: 1667,67"),
+    );
+    let outcome = agent(&model, None)
+        .run("Quanto fa 1.250,75 moltiplicato per 4 e poi diviso per 3?")
+        .await;
+    let seen = observations(&outcome);
+    assert_eq!(
+        seen[0],
+        "1667.66666667 (to 2 decimals: 1667.67)\n(Note: this call ran with 1250.75 in place of 1.25075: the text it comes from writes thousands with a dot.)"
+    );
+    assert_eq!(outcome.answer.as_deref(), Some("1667,67"));
+}

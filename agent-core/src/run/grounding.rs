@@ -139,6 +139,12 @@ pub(super) struct Grounding {
     /// question does: an answer copies `149,90` from such a file.
     #[serde(default)]
     results_write_dots: bool,
+    /// Numbers written with dots between thousands and a decimal comma
+    /// (`1.250,75`), each as it reads with the comma dropped (`1.25075`)
+    /// and as it is (`1250.75`): a small model copies it so, and a
+    /// calculator reads a thousandth of it.
+    #[serde(default)]
+    comma_dropped: BTreeMap<String, String>,
 }
 
 impl Grounding {
@@ -195,6 +201,7 @@ impl Grounding {
             return;
         }
         self.learn_dot_groups(text, question);
+        self.learn_dropped_commas(text);
         if !question && !self.results_write_dots && text.contains([',', '.']) {
             self.results_write_dots = numbers_tell(text) == Some(true);
         }
@@ -248,14 +255,24 @@ impl Grounding {
     /// thousands (and none as a decimal), each with its plain form
     /// (`3500`): a small model copies `3.500` from a German or Italian
     /// result, and a calculator reads three and a half.
+    /// A number written with its decimal comma dropped (`1.25075` for
+    /// `1.250,75`, see `comma_dropped`) is one too, with the number as
+    /// the text means it.
     pub(super) fn thousands_dots_in(&self, arguments: &Value) -> Vec<(String, String)> {
         let mut found = Vec::new();
-        if self.thousands_dots.is_empty() {
+        if self.thousands_dots.is_empty() && self.comma_dropped.is_empty() {
             return found;
         }
         let mut texts = Vec::new();
         string_values(arguments, &mut texts);
         for text in &texts {
+            for (written, _) in numbers_with_text(text) {
+                if let Some(plain) = self.comma_dropped.get(&written)
+                    && !found.iter().any(|(w, _)| *w == written)
+                {
+                    found.push((written, plain.clone()));
+                }
+            }
             for written in one_dot_group_numbers(text) {
                 if self.thousands_dots.contains(written)
                     && !self.decimal_dots.contains(written)
@@ -266,6 +283,56 @@ impl Grounding {
             }
         }
         found
+    }
+
+    /// Remembers each number of `text` written with one group after a dot
+    /// and a decimal comma (`1.250,75`) as it reads with the comma dropped
+    /// (see `comma_dropped`).
+    fn learn_dropped_commas(&mut self, text: &str) {
+        if !text.contains(',') || !text.contains('.') {
+            return;
+        }
+        let chars: Vec<char> = text.chars().collect();
+        for start in 0..chars.len() {
+            let starts = chars[start].is_ascii_digit()
+                && (start == 0
+                    || !(chars[start - 1].is_ascii_digit()
+                        || matches!(chars[start - 1], '.' | ',')));
+            if !starts {
+                continue;
+            }
+            let whole = chars[start..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .count();
+            let dot = start + whole;
+            let group =
+                |at: usize| (at..at + 3).all(|k| chars.get(k).is_some_and(char::is_ascii_digit));
+            if whole > 3
+                || chars.get(dot) != Some(&'.')
+                || !group(dot + 1)
+                || chars.get(dot + 4) != Some(&',')
+            {
+                continue;
+            }
+            let decimals = chars[dot + 5..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .count();
+            let ends = !chars
+                .get(dot + 5 + decimals)
+                .is_some_and(|c| matches!(c, '.' | ','));
+            if decimals == 0 || !ends {
+                continue;
+            }
+            let head: String = chars[start..dot].iter().collect();
+            let group: String = chars[dot + 1..dot + 4].iter().collect();
+            let tail: String = chars[dot + 5..dot + 5 + decimals].iter().collect();
+            self.comma_dropped.insert(
+                format!("{head}.{group}{tail}"),
+                format!("{head}{group}.{tail}"),
+            );
+        }
     }
 
     /// [`learn_forms`](Self::learn_forms) of `text` as it is written.

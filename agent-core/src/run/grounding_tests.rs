@@ -716,3 +716,33 @@ fn a_compute_round_s_operands_are_left_out_as_written_and_as_they_ran() {
     );
     assert!(left.contains(&"2024".to_string()), "{left:?}");
 }
+
+#[test]
+fn a_number_copied_with_its_decimal_comma_dropped_is_read_as_written_above() {
+    let mut g = Grounding::default();
+    let task = [Message::user(
+        "Quanto fa 1.250,75 moltiplicato per 4 e poi diviso per 3?",
+    )];
+    g.learn_how_numbers_are_written(&task);
+    g.learn_question(&task);
+    assert_eq!(
+        g.thousands_dots_in(&json!({"expression": "1.25075 * 4 / 3"})),
+        [("1.25075".to_string(), "1250.75".to_string())]
+    );
+    // Copied as written, or plainly, it is no slip.
+    for expression in ["1.250,75 * 4 / 3", "1250.75 * 4 / 3"] {
+        assert!(
+            g.thousands_dots_in(&json!({ "expression": expression }))
+                .is_empty(),
+            "{expression}"
+        );
+    }
+    // Without such a number above, `1.25075` is just a number.
+    let mut english = Grounding::default();
+    english.learn_question(&[Message::user("What is 1.25075 times 4?")]);
+    assert!(
+        english
+            .thousands_dots_in(&json!({"expression": "1.25075 * 4"}))
+            .is_empty()
+    );
+}
