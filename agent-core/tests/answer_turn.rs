@@ -233,7 +233,9 @@ async fn an_answer_that_echoes_the_loops_own_words_is_none() {
             .starts_with("Error: that reply repeats a message you were given"),
         "{told:?}"
     );
-    // Twice: the run ends with no answer rather than the echo.
+    // Twice: the run ends with no answer rather than the echo. (With
+    // no tool set aside, the repeats that found nothing go on to loop
+    // detection.)
     let model = ScriptedModel::new()
         .call("1", "lookup", json!({"q": "stock"}))
         .call("2", "lookup", json!({"q": "stock"}))
@@ -242,7 +244,11 @@ async fn an_answer_that_echoes_the_loops_own_words_is_none() {
         .text(
             "The tool calls above found nothing about this question. Reply without calling tools.",
         );
-    let (runner, _, _) = agent(model, Budget::default());
+    let budget = Budget {
+        set_aside_failing_tool: false,
+        ..Budget::default()
+    };
+    let (runner, _, _) = agent(model, budget);
     let outcome = runner.run("Look up the stock.").await;
     assert_eq!(outcome.stop_reason, StopReason::LoopDetected);
     assert_eq!(outcome.answer, None, "{outcome:?}");

@@ -338,7 +338,13 @@ async fn the_answer_turn_says_when_the_calls_found_nothing() {
         .call("3", "lookup", json!({"q": "x"}))
         .call("4", "lookup", json!({"q": "x"}))
         .text("I cannot find it.");
-    let (runner, model) = agent(model, Budget::default());
+    // (Not set aside after its repeat found nothing, the lookup is made a
+    // third time.)
+    let budget = Budget {
+        set_aside_failing_tool: false,
+        ..Budget::default()
+    };
+    let (runner, model) = agent(model, budget);
     let outcome = runner.run("what is x?").await;
     assert!(outcome.forced_answer);
     let requests = model.requests();
@@ -368,8 +374,9 @@ async fn the_answer_turn_says_when_the_calls_found_nothing() {
 #[tokio::test]
 async fn repeating_a_call_that_found_nothing_asks_for_a_different_call() {
     // A lookup that found nothing, again right away: the model is stuck,
-    // not done. The repeat runs, says to change the call, and the work
-    // goes on; a different call then finds the answer.
+    // not done. The repeat runs, says the tool is set aside for a turn
+    // and which to call instead, and the work goes on; a different call
+    // then finds the answer.
     let model = ScriptedModel::new()
         .call("1", "lookup", json!({"q": "x"}))
         .call("2", "lookup", json!({"q": "x"}))
@@ -384,6 +391,25 @@ async fn repeating_a_call_that_found_nothing_asks_for_a_different_call() {
     let requests = model.requests();
     let told = &requests[2].messages.last().unwrap().content;
     assert!(told.starts_with("No entry mentions that."), "{told}");
+    assert!(
+        told.contains("this exact call found nothing again. For the next turn, `lookup` is set aside: call add,"),
+        "{told}"
+    );
+    assert!(!requests[2].tools.iter().any(|t| t.name == "lookup"));
+    assert!(requests[3].tools.iter().any(|t| t.name == "lookup"));
+    // Without the set-aside, it says to change the call.
+    let model = ScriptedModel::new()
+        .call("1", "lookup", json!({"q": "x"}))
+        .call("2", "lookup", json!({"q": "x"}))
+        .text("3");
+    let budget = Budget {
+        set_aside_failing_tool: false,
+        ..Budget::default()
+    };
+    let (runner, model) = agent(model, budget);
+    runner.run("add").await;
+    let requests = model.requests();
+    let told = &requests[2].messages.last().unwrap().content;
     assert!(told.contains("Make a different call"), "{told}");
 }
 

@@ -521,10 +521,13 @@ impl Run {
                         self.show_column_numbers(call, &mut observation);
                     }
                     let seen = self.count_result(&observation);
-                    let failed_repeat = plan.is_repeat() && observation.error.is_some();
+                    let failed_repeat = plan.is_repeat() && !observation.found_something();
                     let streak_note = self.set_aside_after_failures(&call.name, observation.error);
                     let aside_note = failed_repeat
-                        .then(|| self.set_aside_after_failed_repeat(&call.name))
+                        .then(|| {
+                            let found_nothing = observation.error.is_none();
+                            self.set_aside_after_failed_repeat(&call.name, found_nothing)
+                        })
                         .flatten()
                         .or(streak_note);
                     if let CallPlan::Corrected { note, .. } = plan {

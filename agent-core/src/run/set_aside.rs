@@ -1,9 +1,11 @@
 //! Setting a failing tool aside for one turn
 //! ([`Budget::set_aside_failing_tool`](crate::Budget)): when a call that
-//! failed is repeated exactly and fails again, the next request offers the
-//! run's other tools only, and a call to the set-aside tool in that round
-//! is not run. At a low temperature a small model otherwise repeats the
-//! same failing call until loop detection ends the work.
+//! failed or found nothing is repeated exactly and fails or finds nothing
+//! again, the next request offers the run's other tools only, and a call
+//! to the set-aside tool in that round is not run. At a low temperature a
+//! small model otherwise repeats the same failing call until loop
+//! detection ends the work (a file search in a folder that does not
+//! exist, with the files that do exist listed in its result).
 
 use std::sync::Arc;
 
@@ -15,17 +17,31 @@ use super::reasons::either;
 use crate::tool::ToolErrorKind;
 
 impl Run {
-    /// After `tool`'s exact repeat failed again: sets it aside for the
-    /// next turn when the run has other tools, and returns the note for
-    /// the observation that says which ones can be called.
-    pub(super) fn set_aside_after_failed_repeat(&mut self, tool: &str) -> Option<String> {
+    /// After `tool`'s exact repeat failed again, or found nothing again
+    /// (`found_nothing`): sets it aside for the next turn when the run has
+    /// other tools, and returns the note for the observation that says
+    /// which ones can be called.
+    pub(super) fn set_aside_after_failed_repeat(
+        &mut self,
+        tool: &str,
+        found_nothing: bool,
+    ) -> Option<String> {
         if !self.state.budget.set_aside_failing_tool {
             return None;
         }
-        self.set_aside(
+        let again = if found_nothing {
+            "found nothing"
+        } else {
+            "failed"
+        };
+        let note = self.set_aside(
             tool,
-            &format!("this exact call failed again. For the next turn, `{tool}` is set aside"),
-        )
+            &format!("this exact call {again} again. For the next turn, `{tool}` is set aside"),
+        );
+        if note.is_some() {
+            self.state.progress.set_aside_found_nothing = found_nothing;
+        }
+        note
     }
 
     /// After a call of `tool` that ran and failed with `error` (`None`
@@ -64,6 +80,7 @@ impl Run {
         }
         let note = format!("\n(Note: {why}: call {} instead.)", either(&others));
         self.state.progress.set_aside = Some(tool.to_string());
+        self.state.progress.set_aside_found_nothing = false;
         Some(note)
     }
 
@@ -92,6 +109,9 @@ impl Run {
                 if streak.tool == aside && streak.count >= self.state.budget.loop_threshold =>
             {
                 format!("{} calls of it failed in a row", streak.count)
+            }
+            _ if self.state.progress.set_aside_found_nothing => {
+                "the same call found nothing twice".to_string()
             }
             _ => "the same call failed twice".to_string(),
         };
