@@ -1082,7 +1082,9 @@ pub(super) fn numbers_with_text(text: &str) -> Vec<(String, String)> {
             continue;
         }
         if i > 0 && (is_spaced_letter(chars[i - 1]) || chars[i - 1] == '_') {
-            // Digits inside a word: skip the rest of the word.
+            // Digits inside a word: skip the rest of the word (and the
+            // point that starts `.1` after a letter, as in `app.log.1`).
+            i += 1;
             while i < chars.len() && chars[i].is_ascii_alphanumeric() {
                 i += 1;
             }

@@ -29,6 +29,12 @@ fn numbers_are_read_with_their_separators_and_not_inside_words() {
     assert_eq!(found("2024-06-03,212"), ["2024", "6", "3212", "3", "212"]);
     assert_eq!(found("tazas,96,830"), ["9683", "96", "83"]);
     assert_eq!(found("no digits here"), Vec::<String>::new());
+    // A point and digits after a letter are part of the word (this
+    // looped forever on a rotated log's name).
+    assert_eq!(
+        found("logs/app.log.1:2: order=1176 v.2 Fig.3"),
+        ["2", "1176"]
+    );
 }
 
 #[test]
