@@ -19,6 +19,14 @@ pub struct ToolOutput {
     /// the model that its calls found nothing.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_results: bool,
+    /// The lookup's own search matched nothing, and `content` shows what
+    /// may hold the answer in its place (short files with similar names
+    /// shown whole after a `grep` or a file search missed). It found
+    /// something; but the same call made again finds no more, and the
+    /// run sets its tool aside for a turn rather than ask for the answer
+    /// ([`Budget::set_aside_failing_tool`](crate::Budget)).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub missed: bool,
 }
 
 impl ToolOutput {
@@ -27,6 +35,7 @@ impl ToolOutput {
         Self {
             content: content.into(),
             no_results: false,
+            missed: false,
         }
     }
 
@@ -36,6 +45,18 @@ impl ToolOutput {
         Self {
             content: content.into(),
             no_results: true,
+            missed: false,
+        }
+    }
+
+    /// The output of a lookup whose own search matched nothing, showing
+    /// what may hold the answer in its place (see
+    /// [`missed`](Self::missed)).
+    pub fn missed(content: impl Into<String>) -> Self {
+        Self {
+            content: content.into(),
+            no_results: false,
+            missed: true,
         }
     }
 }
@@ -304,6 +325,10 @@ pub struct Observation {
     /// The call succeeded and found nothing ([`ToolOutput::no_results`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_results: bool,
+    /// The call's own search matched nothing and it shows what may hold
+    /// the answer instead ([`ToolOutput::missed`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub missed: bool,
 }
 
 impl Observation {
@@ -315,6 +340,7 @@ impl Observation {
             content: output.content,
             error: None,
             no_results: output.no_results,
+            missed: output.missed,
         }
     }
 
@@ -326,6 +352,7 @@ impl Observation {
             content: err.model_text(),
             error: Some(err.kind()),
             no_results: false,
+            missed: false,
         }
     }
 

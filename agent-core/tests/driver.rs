@@ -727,6 +727,7 @@ fn misusing_the_state_machine_is_a_typed_error() {
         content: "0".into(),
         error: None,
         no_results: false,
+        missed: false,
     };
     assert!(matches!(
         run.tool_results(vec![wrong], 3),

@@ -392,7 +392,7 @@ async fn repeating_a_call_that_found_nothing_asks_for_a_different_call() {
     let told = &requests[2].messages.last().unwrap().content;
     assert!(told.starts_with("No entry mentions that."), "{told}");
     assert!(
-        told.contains("this exact call found nothing again. For the next turn, `lookup` is set aside: call add,"),
+        told.contains("this exact call found no match again. For the next turn, `lookup` is set aside: call add,"),
         "{told}"
     );
     assert!(!requests[2].tools.iter().any(|t| t.name == "lookup"));

@@ -1368,3 +1368,43 @@ async fn a_pattern_without_a_wildcard_finds_the_paths_that_hold_it() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_search_that_missed_but_shows_files_in_its_place_says_it_missed() {
+    // Found something (the files shown whole may answer), but the search
+    // itself matched nothing: the run must not take it for a hit.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("budget")).unwrap();
+    std::fs::write(
+        root.join("budget/budget_2024.csv"),
+        "department,approved\nMarketing,138500\n",
+    )
+    .unwrap();
+    let tools = tools(root, true);
+    let call = |name: &str, args: serde_json::Value| ToolCall::new("t", name, args);
+    let listed = tools
+        .call(&call(
+            "search_files",
+            json!({"glob": "2024*.txt", "dir": "budget"}),
+        ))
+        .await
+        .unwrap();
+    assert!(listed.content.contains("138500"), "{}", listed.content);
+    assert!(listed.missed && !listed.no_results, "{listed:?}");
+    let shown = tools
+        .call(&call(
+            "grep",
+            json!({"pattern": "listen", "path": "budget"}),
+        ))
+        .await
+        .unwrap();
+    assert!(shown.content.contains("138500"), "{}", shown.content);
+    assert!(shown.missed && !shown.no_results, "{shown:?}");
+    // A hit is no miss.
+    let hit = tools
+        .call(&call("grep", json!({"pattern": "marketing"})))
+        .await
+        .unwrap();
+    assert!(!hit.missed && !hit.no_results, "{hit:?}");
+}

@@ -423,6 +423,7 @@ impl Run {
                         content,
                         error: Some(ToolErrorKind::Skipped),
                         no_results: false,
+                        missed: false,
                     });
                 }
                 CallPlan::Answered { content } => round.push(Observation {
@@ -431,6 +432,7 @@ impl Run {
                     content: content.clone(),
                     error: None,
                     no_results: false,
+                    missed: false,
                 }),
                 CallPlan::Run | CallPlan::Repeat | CallPlan::Corrected { .. } => {
                     let Some(mut observation) = executed.next() else {
@@ -452,7 +454,12 @@ impl Run {
                     }
                     // A repeat of a call that found nothing runs again
                     // and is told so: the model is stuck, not done.
-                    if observation.found_something() && self.state.budget.answer_on_repeat {
+                    // (Nor does a search that missed: made again at once, it
+                    // runs, and misses again.)
+                    if observation.found_something()
+                        && !observation.missed
+                        && self.state.budget.answer_on_repeat
+                    {
                         succeeded.push((
                             canonical_call_key(&call.name, &call.arguments),
                             observation.content.clone(),
@@ -521,7 +528,11 @@ impl Run {
                         self.show_column_numbers(call, &mut observation);
                     }
                     let seen = self.count_result(&observation);
-                    let failed_repeat = plan.is_repeat() && !observation.found_something();
+                    // (A search that missed again, showing the same files in
+                    // its place, is no nearer the answer than one that found
+                    // nothing.)
+                    let failed_repeat =
+                        plan.is_repeat() && (!observation.found_something() || observation.missed);
                     let streak_note = self.set_aside_after_failures(&call.name, observation.error);
                     let aside_note = failed_repeat
                         .then(|| {

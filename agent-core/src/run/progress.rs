@@ -47,8 +47,9 @@ pub(super) struct ToolProgress {
     /// not run ([`Budget::set_aside_failing_tool`](crate::Budget)).
     #[serde(default)]
     pub(super) set_aside: Option<String>,
-    /// The set-aside tool's repeat found nothing again, rather than
-    /// failing: what the reason for not running it says.
+    /// The set-aside tool's repeat found no match again (nothing, or
+    /// only what it shows in a match's place), rather than failing: what
+    /// the reason for not running it says.
     #[serde(default)]
     pub(super) set_aside_found_nothing: bool,
     /// The run's last calls that ran, when they are failures of one tool

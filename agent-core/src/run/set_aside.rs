@@ -17,8 +17,9 @@ use super::reasons::either;
 use crate::tool::ToolErrorKind;
 
 impl Run {
-    /// After `tool`'s exact repeat failed again, or found nothing again
-    /// (`found_nothing`): sets it aside for the next turn when the run has
+    /// After `tool`'s exact repeat failed again, or found no match again
+    /// (`found_nothing`: nothing, or only what it shows in a match's
+    /// place): sets it aside for the next turn when the run has
     /// other tools, and returns the note for the observation that says
     /// which ones can be called.
     pub(super) fn set_aside_after_failed_repeat(
@@ -30,7 +31,7 @@ impl Run {
             return None;
         }
         let again = if found_nothing {
-            "found nothing"
+            "found no match"
         } else {
             "failed"
         };
@@ -111,7 +112,7 @@ impl Run {
                 format!("{} calls of it failed in a row", streak.count)
             }
             _ if self.state.progress.set_aside_found_nothing => {
-                "the same call found nothing twice".to_string()
+                "the same call found no match twice".to_string()
             }
             _ => "the same call failed twice".to_string(),
         };

@@ -46,7 +46,9 @@ pub(crate) fn folder(name: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
         .tempdir()
         .unwrap();
     for (path, text) in files {
-        std::fs::write(dir.path().join(path), text).unwrap();
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
     }
     dir
 }

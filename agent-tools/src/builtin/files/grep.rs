@@ -359,6 +359,7 @@ fn grep_in(
             output: ToolOutput {
                 content: message,
                 no_results: !shown_whole,
+                missed: shown_whole,
             },
             non_ascii,
         };

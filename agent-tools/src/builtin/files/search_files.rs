@@ -87,6 +87,7 @@ pub(super) fn search_files(
         return Ok(ToolOutput {
             content: body,
             no_results: !listed,
+            missed: listed,
         });
     }
     Ok(ToolOutput::new(with_note(note, found)))
