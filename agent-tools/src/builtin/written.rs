@@ -517,6 +517,18 @@ mod tests {
     }
 
     #[test]
+    fn digits_after_a_comma_at_the_end_are_shown_as_round() {
+        let told = error("384400 / 299792458, 2");
+        assert!(
+            told.ends_with("; to round, write round(384400 / 299792458, 2)"),
+            "{told}"
+        );
+        // Anything else after a comma is still one expression too many.
+        assert!(error("3, 400").contains("write one expression"));
+        assert!(error("10 / 4, 2, 3").contains("write one expression"));
+    }
+
+    #[test]
     fn mod_between_numbers_is_the_remainder() {
         assert_eq!(value("12345 mod 97"), "26");
         assert_eq!(value("(100 + 5) MODULO 7"), "0");

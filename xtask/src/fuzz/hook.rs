@@ -1,7 +1,8 @@
 //! Panic capture: a quiet panic hook for the duration of a fuzz run (so a
 //! million caught panics do not flood the terminal) and [`catch`], which
 //! runs one input under `catch_unwind` and returns the panic's message and
-//! location.
+//! location, and [`rethrow`], which raises a panic caught on a worker
+//! thread again on the fuzzer's own.
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -68,6 +69,15 @@ pub(crate) fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Panicked> {
     })
 }
 
+/// Raises `panicked`, caught on another thread (a fuzz worker), again on
+/// this one: [`catch`] here returns it as it was, location included.
+pub(crate) fn rethrow(panicked: Panicked) -> ! {
+    let payload = panicked.message.clone();
+    LAST.with(|last| *last.borrow_mut() = Some(panicked));
+    // No hook runs on a resumed panic: `LAST` keeps what was caught.
+    panic::resume_unwind(Box::new(payload))
+}
+
 fn message(payload: &(dyn Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         (*s).to_string()
@@ -94,7 +104,9 @@ mod tests {
             panic!("expected a panic")
         };
         assert_eq!(p.message, "boom 42");
-        assert!(p.location.is_some_and(|l| l.contains("hook.rs")));
+        assert!(p.location.as_ref().is_some_and(|l| l.contains("hook.rs")));
         assert_eq!(catch(|| 7), Ok(7));
+        let moved = catch(|| -> u8 { rethrow(p.clone()) });
+        assert_eq!(moved, Err(p));
     }
 }

@@ -1,11 +1,13 @@
 //! `cargo xtask fuzz [--inputs N] [--target NAME|all] [--seed S] [--slow-ms MS]`:
 //! a stable-Rust mutation fuzzer seeded from `xtask/fuzz-seeds/` and the
 //! parser corpus. Targets: `parser`, `watcher`, `json`, `calculator`,
-//! `paths` (see `targets/`). Each failure prints a minimal reproducer as
-//! a Rust literal; the run ends with one line per target:
+//! `paths`, `run` (see `targets/`). Each failure prints a minimal
+//! reproducer as a Rust literal; the run ends with one line per target:
 //! `fuzz TARGET: N inputs, P panics, slowest X µs at SIZE bytes`.
 //! Exits non-zero when an input panicked, broke an oracle or took longer
-//! than the limit (10 ms by default).
+//! than the limit (10 ms by default). The `run` target runs each case on
+//! a worker thread under a [`watchdog`]: a case that does not finish
+//! within seconds is a failure, not a hung fuzzer.
 
 mod case;
 pub(crate) mod hook;
@@ -16,6 +18,7 @@ mod rng;
 mod runner;
 mod seeds;
 mod targets;
+mod watchdog;
 
 use crate::number;
 use std::time::{Duration, Instant};
@@ -55,7 +58,7 @@ pub(crate) fn run(args: &[String]) -> Result<bool, String> {
             other => {
                 return Err(format!(
                     "unknown option `{other}` (usage: cargo xtask fuzz [--inputs N] \
-                     [--target parser|watcher|json|calculator|paths|all] [--seed S] [--slow-ms MS])"
+                     [--target parser|watcher|json|calculator|paths|run|all] [--seed S] [--slow-ms MS])"
                 ));
             }
         }

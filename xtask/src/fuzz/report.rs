@@ -44,6 +44,8 @@ pub(crate) struct Report {
     pub(crate) over_limit: u64,
     /// The slowest input, kept when it is over the limit.
     pub(crate) slowest_case: Option<Case>,
+    /// Why the target stopped before its last input, if it did.
+    pub(crate) stopped: Option<String>,
 }
 
 impl Report {
@@ -58,6 +60,7 @@ impl Report {
             slowest_bytes: 0,
             over_limit: 0,
             slowest_case: None,
+            stopped: None,
         }
     }
 
@@ -143,6 +146,12 @@ pub(crate) fn recap(report: &Report, limit: Duration) {
             failure.minimized.literal(report.chunked)
         );
         print_saved(saved);
+    }
+    if let Some(why) = &report.stopped {
+        println!(
+            "fuzz {}: stopped after {} inputs: {why}",
+            report.target, report.inputs
+        );
     }
     if let Some(case) = &report.slowest_case {
         let saved = save(&dir, &format!("{}-slow.txt", report.target), case);

@@ -3,7 +3,8 @@
 //! signature; big inputs come from the mutator's repetition), runs each
 //! input under the quiet panic hook, times it (an input over the limit is
 //! re-run and its minimum time counts), and minimizes the first failure of
-//! each kind.
+//! each kind. A target that says it has stopped (its watchdog has left too
+//! many workers stuck) is fuzzed no further.
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -131,6 +132,10 @@ pub(crate) fn run(target: &mut dyn Target, seeds: Vec<String>, settings: Setting
             }
             Err(failed) => record(target, &case, failed, &mut report, settings),
         }
+        if let Some(why) = target.stopped() {
+            report.stopped = Some(why);
+            break;
+        }
         if i % 4096 == 0 && last_progress.elapsed() > PROGRESS_EVERY {
             last_progress = Instant::now();
             report::progress(&report, settings.inputs, started.elapsed());
@@ -167,18 +172,19 @@ fn record(
         return;
     }
     let key = failed.key;
+    // What the last candidate kept said, so a hang is not run again.
+    let mut what = failed.what;
     let minimized = minimize(
         case,
-        |candidate| {
-            attempt(target, candidate)
-                .err()
-                .is_some_and(|f| f.key == key)
+        |candidate| match attempt(target, candidate) {
+            Err(f) if f.key == key => {
+                what = f.what;
+                true
+            }
+            _ => false,
         },
         settings.minimize_for,
     );
-    let what = attempt(target, &minimized)
-        .err()
-        .map_or(failed.what, |f| f.what);
     let failure = Failure {
         key,
         what,

@@ -4,7 +4,9 @@
 //! `react/` and `json/` hold one seed per file; `calculator.txt` and
 //! `paths.txt` one per line; `regressions/TARGET-*.txt` are reproducers,
 //! one per file, seeding their target's set. JSON seeds also include every
-//! ReAct seed's text from its first `{`.
+//! ReAct seed's text from its first `{`. The `run` target's seeds are
+//! written in its module (`targets/run/corpus.rs`), plus every ReAct seed
+//! as a model reply in a run.
 
 use std::fs;
 use std::io;
@@ -21,6 +23,8 @@ pub(crate) enum SeedSet {
     Calculator,
     /// Model-given paths.
     Paths,
+    /// Whole runs: task, replies and tool results, split at `␞`.
+    Run,
 }
 
 /// The seed folder, `xtask/fuzz-seeds`.
@@ -62,6 +66,11 @@ pub(crate) fn load(set: SeedSet) -> io::Result<Vec<String>> {
         SeedSet::Paths => {
             let mut seeds = lines(&dir.join("paths.txt"))?;
             seeds.extend(files(&dir.join("regressions"), "paths-")?);
+            Ok(seeds)
+        }
+        SeedSet::Run => {
+            let mut seeds = super::targets::run_seeds(&react(&dir)?);
+            seeds.extend(files(&dir.join("regressions"), "run-")?);
             Ok(seeds)
         }
     }
@@ -129,6 +138,7 @@ mod tests {
             SeedSet::Json,
             SeedSet::Calculator,
             SeedSet::Paths,
+            SeedSet::Run,
         ] {
             let seeds = load(set).unwrap();
             assert!(seeds.len() >= 10, "{set:?}: {} seeds", seeds.len());

@@ -191,12 +191,20 @@ pub fn evaluate_as_written(input: &str) -> Result<(Number, Option<String>), Calc
     };
     let value = parser.expression()?;
     if let Some(extra) = parser.peek() {
+        let rest = &parser.tokens[parser.pos..];
+        // `<expression>, 2`: the digits to round to, without `round`.
+        let rounding = matches!(rest, [Token::Comma, Token::Num(Number::Int(digits))] if (0..=12).contains(digits));
         let hint = match extra {
             Token::Ident(_) => {
-                "; a function takes its arguments inside its parentheses: round(<expression>, <digits>)"
+                "; a function takes its arguments inside its parentheses: round(<expression>, <digits>)".to_string()
             }
-            Token::Comma => "; write one expression (numbers without thousands separators)",
-            _ => "; write one expression",
+            Token::Comma if rounding => format!(
+                "; to round, write round({}{})",
+                written::render(&parser.tokens[..parser.pos]).trim(),
+                written::render(rest)
+            ),
+            Token::Comma => "; write one expression (numbers without thousands separators)".to_string(),
+            _ => "; write one expression".to_string(),
         };
         return Err(CalcError::Syntax(format!(
             "unexpected {} after a complete expression{hint}",

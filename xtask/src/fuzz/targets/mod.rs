@@ -1,11 +1,12 @@
-//! The fuzz targets: the [`Target`] trait and the five implementations
-//! (`parser`, `watcher`, `json`, `calculator`, `paths`), each with its
-//! dictionary, its seed set and its oracles.
+//! The fuzz targets: the [`Target`] trait and the six implementations
+//! (`parser`, `watcher`, `json`, `calculator`, `paths`, `run`), each with
+//! its dictionary, its seed set and its oracles.
 
 mod calculator;
 mod json;
 mod parser;
 mod paths;
+mod run;
 mod watcher;
 
 use std::time::Instant;
@@ -17,10 +18,11 @@ pub(crate) use calculator::Calculator;
 pub(crate) use json::Json;
 pub(crate) use parser::Parser;
 pub(crate) use paths::Paths;
+pub(crate) use run::{RunTarget, seeds as run_seeds};
 pub(crate) use watcher::Watcher;
 
 /// Target names, in the order `--target all` runs them.
-pub(crate) const NAMES: [&str; 5] = ["parser", "watcher", "json", "calculator", "paths"];
+pub(crate) const NAMES: [&str; 6] = ["parser", "watcher", "json", "calculator", "paths", "run"];
 
 /// What one input did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +73,11 @@ pub(crate) trait Target {
     }
     /// Runs one input and checks the oracles.
     fn run(&mut self, case: &Case) -> Result<Outcome, Violation>;
+    /// Why no more inputs can be run, once that is so (a target whose
+    /// watchdog has left too many workers stuck).
+    fn stopped(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The target called `name`.
@@ -81,6 +88,7 @@ pub(crate) fn by_name(name: &str) -> std::io::Result<Box<dyn Target>> {
         "json" => Box::new(Json),
         "calculator" => Box::new(Calculator),
         "paths" => Box::new(Paths::new()?),
+        "run" => Box::new(RunTarget::new().map_err(std::io::Error::other)?),
         other => {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::InvalidInput,
