@@ -43,7 +43,12 @@ const TASK: &str = "Add 300 to 4127, then 300 more.";
 
 #[tokio::test]
 async fn an_answer_with_a_number_no_tool_gave_may_compute_once_then_answers() {
-    let model = head_sum()
+    // The head sum was wrong: the compute round's result is not the
+    // answer's number, so the answer is asked for again.
+    let model = ScriptedModel::new()
+        .call("1", "add", json!({"a": 4127, "b": 300}))
+        .call("2", "add", json!({"a": 4127, "b": 300}))
+        .text("4700")
         .call("3", "add", json!({"a": 4427, "b": 300}))
         .text("4727");
     let (agent, model, tools) = agent(model, Budget::default());
@@ -57,7 +62,7 @@ async fn an_answer_with_a_number_no_tool_gave_may_compute_once_then_answers() {
     let told = told(&outcome);
     let offer = told
         .iter()
-        .find(|m| m.contains("4727 which is in no tool result"))
+        .find(|m| m.contains("4700 which is in no tool result"))
         .expect("the compute round names the number");
     assert!(
         offer.contains("If it is worked out from the results, compute it with add now"),
@@ -72,6 +77,22 @@ async fn an_answer_with_a_number_no_tool_gave_may_compute_once_then_answers() {
         .map(|r| r.tools.iter().map(|t| t.name.as_str()).collect())
         .collect();
     assert_eq!(offered, vec![vec![], vec!["add"], vec![]]);
+}
+
+#[tokio::test]
+async fn an_answer_the_compute_round_confirms_stands_without_asking_again() {
+    // Worked out right in the head: the call computes the same number,
+    // and that answer stands; the model is not asked a third time.
+    let model = head_sum()
+        .call("3", "add", json!({"a": 4427, "b": 300}))
+        .text("4427");
+    let (agent, model, _) = agent(model, Budget::default());
+    let outcome = agent.run(TASK).await;
+    assert_eq!(outcome.stop_reason, StopReason::RepeatedCall);
+    assert!(outcome.forced_answer);
+    assert_eq!(outcome.answer.as_deref(), Some("4727"));
+    assert_eq!((outcome.steps, outcome.tool_calls), (4, 2));
+    assert_eq!(model.remaining(), 1);
 }
 
 #[tokio::test]
@@ -199,19 +220,15 @@ fn a_run_stored_in_its_compute_round_resumes_there() {
     };
     let stored = run.to_json().unwrap();
     let mut run = Run::from_json(&stored, Arc::new(TestTransport), Default::default()).unwrap();
+    // The round's result confirms the answer it was offered for.
     run.tool_results(vec![Observation::ok(&calls[0], "4727".into())], 2)
         .unwrap();
-    let Step::CallModel(request) = run.next_step(2).unwrap() else {
-        panic!("the answer turn comes next");
-    };
-    assert!(request.tools.is_empty());
-    assert!(run.on_answer_turn());
-    run.model_turn(Completion::text("4727"), 3).unwrap();
-    let Step::Done(outcome) = run.next_step(3).unwrap() else {
+    let Step::Done(outcome) = run.next_step(2).unwrap() else {
         panic!("the answer stands");
     };
     assert_eq!(outcome.answer.as_deref(), Some("4727"));
     assert_eq!(outcome.stop_reason, StopReason::RepeatedCall);
+    assert_eq!(outcome.steps, 4);
 }
 
 #[tokio::test]

@@ -225,7 +225,7 @@ async fn an_answer_turn_sum_done_in_the_head_may_call_the_calculator_only() {
         ScriptedModel::new()
             .text("Thought: add them\nAction: calculator\nAction Input: {\"expression\": \"2100000 + 3800000\"}")
             .text("Thought: add them\nAction: calculator\nAction Input: {\"expression\": \"2100000 + 3800000\"}")
-            .text("Thought: half of it\nFinal Answer: 2,950,000")
+            .text("Thought: half of it\nFinal Answer: 2,900,000")
             .text("Thought: halve it\nAction: calculator\nAction Input: {\"expression\": \"5900000 / 2\"}")
             .text("Thought: the result says it\nFinal Answer: 2,950,000"),
     );
@@ -262,10 +262,27 @@ async fn an_answer_turn_sum_done_in_the_head_may_call_the_calculator_only() {
     let offer = &requests[3].messages.last().unwrap().content;
     assert!(
         offer.starts_with(
-            "Observation: Error: the answer has 2,950,000 which is in no tool result."
+            "Observation: Error: the answer has 2,900,000 which is in no tool result."
         ) && offer.contains("`Action:` (one of: calculator)"),
         "{offer}"
     );
+}
+
+#[tokio::test]
+async fn a_head_sum_the_calculator_confirms_is_the_answer() {
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text("Thought: add them\nAction: calculator\nAction Input: {\"expression\": \"2100000 + 3800000\"}")
+            .text("Thought: add them\nAction: calculator\nAction Input: {\"expression\": \"2100000 + 3800000\"}")
+            .text("Thought: half of it\nFinal Answer: 2,950,000")
+            .text("Thought: halve it\nAction: calculator\nAction Input: {\"expression\": \"5900000 / 2\"}"),
+    );
+    let outcome = scripted_agent(&model)
+        .run("Paris has 2,100,000 people and Berlin 3,800,000. What is their average?")
+        .await;
+    assert_eq!(outcome.answer.as_deref(), Some("2,950,000"));
+    assert!(outcome.forced_answer);
+    assert_eq!((outcome.steps, outcome.tool_calls), (4, 2));
 }
 
 #[tokio::test]

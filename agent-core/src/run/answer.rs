@@ -39,6 +39,11 @@ pub(super) enum AnswerCompute {
     Offered {
         /// The stop the answer turn answers.
         limit: StopReason,
+        /// The answer before the round was sent back only for numbers no
+        /// tool gave: once the round's result gives them all, that
+        /// answer stands, and the model is not asked again.
+        #[serde(default)]
+        confirms: bool,
     },
     /// Over; the answer turn comes without it.
     Done,
@@ -49,9 +54,13 @@ impl Run {
     /// stop. A compute round of the answer turn that just ended goes back
     /// to the answer turn instead.
     pub(super) fn reach_limit(&mut self, reason: StopReason) -> Step {
-        if let AnswerCompute::Offered { limit } = &self.state.answer_compute {
-            let limit = limit.clone();
+        if let AnswerCompute::Offered { limit, confirms } = &self.state.answer_compute {
+            let (limit, confirms) = (limit.clone(), *confirms);
             self.state.answer_compute = AnswerCompute::Done;
+            if confirms && self.answer_now_grounded() {
+                // The model had worked it out; the call computed the same.
+                return self.finish(limit);
+            }
             return self.ask_for_answer(limit);
         }
         let state = &self.state;
@@ -71,6 +80,17 @@ impl Run {
             return self.answer_turn(reason);
         }
         self.finish(reason)
+    }
+
+    /// Whether the answer the compute round was offered for now writes
+    /// only numbers the conversation holds: the round computed the ones
+    /// no tool had given (`300 - 221.85` gave the `78.15` it answered;
+    /// asked again, the 1.5B model answered with another result's sum).
+    fn answer_now_grounded(&self) -> bool {
+        self.state
+            .answer
+            .as_deref()
+            .is_some_and(|answer| self.ungrounded_in_answer(answer).is_empty())
     }
 
     /// Asks for the answer on a turn that may only answer.
@@ -117,13 +137,13 @@ impl Run {
                 if compute {
                     // The compute round was the second ask: this answer stands.
                     None
-                } else if let Some(reason) = self.uncomputed(answer, text) {
+                } else if let Some((reason, confirms)) = self.uncomputed(answer, text) {
                     self.state.answer_numbers_bound = true;
-                    self.offer_compute(&reason, limit);
+                    self.offer_compute(&reason, limit, confirms);
                     return;
                 } else if let Some(reason) = self.planned_uncomputed(answer) {
                     self.state.planned.force();
-                    self.offer_compute(&reason, limit);
+                    self.offer_compute(&reason, limit, false);
                     return;
                 } else {
                     let missing = self.ungrounded_in_answer(answer);
@@ -159,21 +179,25 @@ impl Run {
     /// text claims arithmetic that does not hold (`512 + 768 + 2048 =
     /// 4384`: the claim is named), or its answer has numbers no tool gave
     /// (the round must make the call the run showed, if it showed one:
-    /// see `force_shown_call`).
-    fn uncomputed(&mut self, answer: &str, text: &str) -> Option<String> {
+    /// see `force_shown_call`). With the reason, whether the round's
+    /// result may confirm the answer (it was sent back for its numbers
+    /// alone, with no false claim).
+    fn uncomputed(&mut self, answer: &str, text: &str) -> Option<(String, bool)> {
         if !self.state.budget.ground_numbers || !self.compute_round_open() {
             return None;
         }
         let names = self.computing_tool_names();
         if let Some(claim) = self.state.grounding.check_claims(text) {
-            return Some(false_claim_reason(&claim, &self.computing_tools()));
+            return Some((false_claim_reason(&claim, &self.computing_tools()), false));
         }
         let missing = self.ungrounded_in_answer(answer);
         if missing.is_empty() {
             return None;
         }
-        self.force_shown_call(&missing)
-            .or_else(|| Some(answer_compute_reason(&missing, &names)))
+        let reason = self
+            .force_shown_call(&missing)
+            .unwrap_or_else(|| answer_compute_reason(&missing, &names));
+        Some((reason, true))
     }
 
     /// Why an answer-turn answer gets a compute round that must call a
@@ -231,14 +255,16 @@ impl Run {
     }
 
     /// Says what was not computed (`reason`) and lets the next turn call
-    /// the computing tools (or answer).
-    fn offer_compute(&mut self, reason: &str, limit: StopReason) {
+    /// the computing tools (or answer); `confirms`: see
+    /// [`AnswerCompute::Offered`].
+    fn offer_compute(&mut self, reason: &str, limit: StopReason, confirms: bool) {
         let tools = self.computing_tools();
         for message in self.transport.malformed(reason, &tools) {
             self.push_loop(message);
         }
         self.state.answer_compute = AnswerCompute::Offered {
             limit: limit.clone(),
+            confirms,
         };
         self.build_request(true, true);
         if self.over_token_budget() {

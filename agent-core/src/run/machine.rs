@@ -261,7 +261,7 @@ impl Run {
         self.state.tool_calls += u32::try_from(executed).unwrap_or(u32::MAX);
         self.record_round(&calls, &plans, observations);
         let repeated = std::mem::take(&mut self.state.progress.repeated);
-        if let AnswerCompute::Offered { limit } = &self.state.answer_compute {
+        if let AnswerCompute::Offered { limit, .. } = &self.state.answer_compute {
             // The compute round of an answer turn: the answer comes next.
             self.state.phase = Phase::Limit {
                 reason: limit.clone(),
