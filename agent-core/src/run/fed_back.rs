@@ -126,6 +126,11 @@ impl LastComputed {
         &self.result
     }
 
+    /// The result's value.
+    pub(super) fn value(&self) -> f64 {
+        self.value
+    }
+
     /// The call's arguments as written (its expression).
     pub(super) fn written(&self) -> &str {
         &self.written

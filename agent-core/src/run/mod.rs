@@ -14,6 +14,7 @@ mod answer;
 mod arithmetic;
 mod checks;
 mod column_call;
+mod decimals;
 mod echo;
 mod error;
 mod fed_back;
@@ -217,6 +218,9 @@ struct State {
     /// The question's names (`Eiffel Tower`) no result has mentioned yet.
     #[serde(default)]
     unmentioned: unmentioned::Unmentioned,
+    /// The decimals the question asks its number to (see `decimals`).
+    #[serde(default)]
+    decimals: decimals::DecimalsAsked,
     /// A ratio the question asks for (see `ratio`).
     #[serde(default)]
     ratio: ratio::RatioAsked,
@@ -312,6 +316,7 @@ impl Run {
         };
         let unmentioned = unmentioned::Unmentioned::of(&task);
         let ratio = ratio::RatioAsked::of(&task);
+        let decimals = decimals::DecimalsAsked::of(&task);
         let tools_tokens = tools
             .iter()
             .map(|t| {
@@ -359,6 +364,7 @@ impl Run {
                 named,
                 unmentioned,
                 ratio,
+                decimals,
                 planned: planned::ComputePlan::default(),
                 look_up: look_up::LookUpFirst::default(),
                 answer: None,

@@ -518,6 +518,18 @@ impl Run {
                                 })
                                 .flatten()
                                 .map(|last| last.after(before.as_ref()));
+                            // Rounded as the question asks, beside the
+                            // tool's own rounding.
+                            let state = &self.state;
+                            let rounded = state
+                                .progress
+                                .last_computed
+                                .as_ref()
+                                .filter(|_| computing && state.budget.ground_numbers)
+                                .and_then(|last| state.decimals.note(last.result(), last.value()));
+                            if let Some(note) = rounded {
+                                observation.content.push_str(&note);
+                            }
                         }
                     }
                     if observation.error.is_none() && self.state.budget.ground_numbers && !echoed {
