@@ -1,18 +1,22 @@
-//! `cargo xtask fuzz [--inputs N] [--target NAME|all] [--seed S] [--slow-ms MS]`:
-//! a stable-Rust mutation fuzzer seeded from `xtask/fuzz-seeds/` and the
-//! parser corpus. Targets: `parser`, `watcher`, `json`, `calculator`,
-//! `paths`, `run` (see `targets/`). Each failure prints a minimal
-//! reproducer as a Rust literal; the run ends with one line per target:
-//! `fuzz TARGET: N inputs, P panics, slowest X µs at SIZE bytes`.
-//! Exits non-zero when an input panicked, broke an oracle or took longer
-//! than the limit (10 ms by default). The `run` target runs each case on
-//! a worker thread under a [`watchdog`]: a case that does not finish
-//! within seconds is a failure, not a hung fuzzer.
+//! `cargo xtask fuzz [--inputs N] [--target NAME|all] [--seed S]
+//! [--slow-ms MS] [--replay FILE]`: a stable-Rust mutation fuzzer seeded
+//! from `xtask/fuzz-seeds/` and the parser corpus. Targets: `parser`,
+//! `watcher`, `json`, `calculator`, `paths`, `run` (see `targets/`). Each
+//! failure prints a minimal reproducer as a Rust literal; the run ends
+//! with one line per target: `fuzz TARGET: N inputs, P panics, slowest X
+//! µs at SIZE bytes`. Exits non-zero when an input panicked, broke an
+//! oracle or took longer than the limit (10 ms by default; 20 times that
+//! for `run`, whose case is a whole run of some twenty steps). The `run`
+//! target runs each case on a worker thread under a [`watchdog`]: a case
+//! that does not finish within seconds is a failure, not a hung fuzzer.
+//! `--replay FILE` runs one saved input (whole, uncut) through the
+//! target(s) and says what it did and how long it took.
 
 mod case;
 pub(crate) mod hook;
 mod minimize;
 mod mutate;
+mod replay;
 mod report;
 mod rng;
 mod runner;
@@ -21,6 +25,7 @@ mod targets;
 mod watchdog;
 
 use crate::number;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use runner::Settings;
@@ -38,6 +43,7 @@ pub(crate) fn run(args: &[String]) -> Result<bool, String> {
     let mut target = "all".to_string();
     let mut seed = None;
     let mut slow_ms = DEFAULT_SLOW_MS;
+    let mut replay = None;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         let (flag, inline) = match arg.split_once('=') {
@@ -55,10 +61,12 @@ pub(crate) fn run(args: &[String]) -> Result<bool, String> {
             "--target" => target = value()?,
             "--seed" => seed = Some(number(flag, &value()?)?),
             "--slow-ms" => slow_ms = number(flag, &value()?)?,
+            "--replay" => replay = Some(value()?),
             other => {
                 return Err(format!(
                     "unknown option `{other}` (usage: cargo xtask fuzz [--inputs N] \
-                     [--target parser|watcher|json|calculator|paths|run|all] [--seed S] [--slow-ms MS])"
+                     [--target parser|watcher|json|calculator|paths|run|all] [--seed S] \
+                     [--slow-ms MS] [--replay FILE])"
                 ));
             }
         }
@@ -73,6 +81,9 @@ pub(crate) fn run(args: &[String]) -> Result<bool, String> {
             targets::NAMES.join(", ")
         ));
     };
+    if let Some(path) = replay {
+        return replay::run(&names, Path::new(&path), Duration::from_millis(slow_ms));
+    }
     let seed = seed.unwrap_or_else(clock_seed);
     let settings = Settings {
         inputs,
@@ -96,7 +107,7 @@ pub(crate) fn run(args: &[String]) -> Result<bool, String> {
             report.inputs,
             started.elapsed().as_secs_f64()
         );
-        report::recap(&report, settings.slow);
+        report::recap(&report, settings.slow_for(target.as_ref()));
         reports.push(report);
     }
     for report in &reports {

@@ -37,10 +37,18 @@ pub(crate) struct Settings {
     pub(crate) inputs: u64,
     /// PRNG seed.
     pub(crate) seed: u64,
-    /// An input slower than this is reported.
+    /// An input slower than this is reported (times the target's
+    /// [`slow_factor`](Target::slow_factor)).
     pub(crate) slow: Duration,
     /// Time allowed to minimize one failure.
     pub(crate) minimize_for: Duration,
+}
+
+impl Settings {
+    /// The time limit per input of `target`.
+    pub(crate) fn slow_for(&self, target: &dyn Target) -> Duration {
+        self.slow.saturating_mul(target.slow_factor())
+    }
 }
 
 /// A failed run of one input: a grouping key and a description.
@@ -86,7 +94,7 @@ pub(crate) fn run(target: &mut dyn Target, seeds: Vec<String>, settings: Setting
     let mut seen = HashSet::new();
     let mut slowest_per_byte = 0;
     let mut report = Report::new(target.name(), target.chunked());
-    let limit = u64::try_from(settings.slow.as_nanos()).unwrap_or(u64::MAX);
+    let limit = u64::try_from(settings.slow_for(target).as_nanos()).unwrap_or(u64::MAX);
     let mut case = Case::default();
     let started = Instant::now();
     let mut last_progress = started;

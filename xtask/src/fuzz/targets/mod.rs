@@ -71,11 +71,16 @@ pub(crate) trait Target {
     fn chunked(&self) -> bool {
         false
     }
+    /// How many times the per-input time limit one input may take (an
+    /// input that is a whole run does the work of many).
+    fn slow_factor(&self) -> u32 {
+        1
+    }
     /// Runs one input and checks the oracles.
     fn run(&mut self, case: &Case) -> Result<Outcome, Violation>;
     /// Why no more inputs can be run, once that is so (a target whose
     /// watchdog has left too many workers stuck).
-    fn stopped(&self) -> Option<String> {
+    fn stopped(&mut self) -> Option<String> {
         None
     }
 }
