@@ -32,7 +32,19 @@ pub(crate) fn read_lenient(text: &str) -> Result<(Value, usize), usize> {
     let Err(stopped) = as_written else {
         return as_written;
     };
-    if let Some((ascii, offsets)) = with_ascii_punctuation(text)
+    // Read with ASCII punctuation only when some stands where the reading
+    // stopped or before it: otherwise it stops at the same place again,
+    // and rewriting the whole rest of a long reply for every place a
+    // value may start made parsing quadratic (a reply of many fences).
+    let up_to_stop = text[stopped..]
+        .chars()
+        .next()
+        .map_or(stopped, |c| stopped + c.len_utf8());
+    let may_read_further = text
+        .get(..up_to_stop)
+        .is_none_or(|read| read.chars().any(|c| ascii_punctuation(c).is_some()));
+    if may_read_further
+        && let Some((ascii, offsets)) = with_ascii_punctuation(text)
         && let Ok((value, used)) = read_ascii(&ascii, false)
     {
         // Offsets in `ascii` back to offsets in `text`.
