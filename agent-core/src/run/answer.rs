@@ -21,11 +21,13 @@ use crate::message::ToolSpec;
 use crate::outcome::StopReason;
 use crate::transport::{Decision, Findings};
 
+use super::grounding::same;
 use super::reasons::{
     answer_compute_reason, false_claim_reason, planned_compute_reason,
     ungrounded_answer_turn_reason, unseen_names_reason,
 };
 use super::{Phase, Run};
+use crate::numerals::plain_numbers;
 
 /// Where a run's compute round of the answer turn is.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -39,11 +41,12 @@ pub(super) enum AnswerCompute {
     Offered {
         /// The stop the answer turn answers.
         limit: StopReason,
-        /// The answer before the round was sent back only for numbers no
-        /// tool gave: once the round's result gives them all, that
-        /// answer stands, and the model is not asked again.
+        /// The numbers no tool gave that the answer before the round was
+        /// sent back for, when they were its only fault: when the round's
+        /// result is each of them, that answer stands, and the model is
+        /// not asked again.
         #[serde(default)]
-        confirms: bool,
+        confirms: Vec<String>,
     },
     /// Over; the answer turn comes without it.
     Done,
@@ -55,9 +58,9 @@ impl Run {
     /// to the answer turn instead.
     pub(super) fn reach_limit(&mut self, reason: StopReason) -> Step {
         if let AnswerCompute::Offered { limit, confirms } = &self.state.answer_compute {
-            let (limit, confirms) = (limit.clone(), *confirms);
+            let (limit, confirms) = (limit.clone(), confirms.clone());
             self.state.answer_compute = AnswerCompute::Done;
-            if confirms && self.answer_now_grounded() {
+            if self.round_confirms(&confirms) {
                 // The model had worked it out; the call computed the same.
                 return self.finish(limit);
             }
@@ -82,15 +85,31 @@ impl Run {
         self.finish(reason)
     }
 
-    /// Whether the answer the compute round was offered for now writes
-    /// only numbers the conversation holds: the round computed the ones
-    /// no tool had given (`300 - 221.85` gave the `78.15` it answered;
-    /// asked again, the 1.5B model answered with another result's sum).
-    fn answer_now_grounded(&self) -> bool {
-        self.state
-            .answer
-            .as_deref()
-            .is_some_and(|answer| self.ungrounded_in_answer(answer).is_empty())
+    /// Whether the compute round just ended confirms the answer it was
+    /// offered for: the answer was sent back only for the numbers
+    /// `missing`, the round's last result is each of them, and the answer
+    /// writes no other number the conversation lacks (`300 - 221.85` gave
+    /// the `78.15` it answered; asked again, the 1.5B model answered with
+    /// another result's sum). An operand or a constant of the round is no
+    /// confirmation.
+    fn round_confirms(&self, missing: &[String]) -> bool {
+        let state = &self.state;
+        let Some(computed) = state.progress.last_computed.as_ref() else {
+            return false;
+        };
+        let is_result = |number: &String| {
+            let plain = plain_numbers(number).replace([',', '_'], "");
+            plain
+                .trim_start_matches('-')
+                .parse::<f64>()
+                .is_ok_and(|value| same(value, computed.value()))
+        };
+        !missing.is_empty()
+            && missing.iter().all(is_result)
+            && state
+                .answer
+                .as_deref()
+                .is_some_and(|answer| self.ungrounded_in_answer(answer).is_empty())
     }
 
     /// Asks for the answer on a turn that may only answer.
@@ -143,7 +162,7 @@ impl Run {
                     return;
                 } else if let Some(reason) = self.planned_uncomputed(answer) {
                     self.state.planned.force();
-                    self.offer_compute(&reason, limit, false);
+                    self.offer_compute(&reason, limit, Vec::new());
                     return;
                 } else {
                     let missing = self.ungrounded_in_answer(answer);
@@ -179,16 +198,18 @@ impl Run {
     /// text claims arithmetic that does not hold (`512 + 768 + 2048 =
     /// 4384`: the claim is named), or its answer has numbers no tool gave
     /// (the round must make the call the run showed, if it showed one:
-    /// see `force_shown_call`). With the reason, whether the round's
-    /// result may confirm the answer (it was sent back for its numbers
-    /// alone, with no false claim).
-    fn uncomputed(&mut self, answer: &str, text: &str) -> Option<(String, bool)> {
+    /// see `force_shown_call`). With the reason, the numbers the round's
+    /// result may confirm the answer by (none after a false claim).
+    fn uncomputed(&mut self, answer: &str, text: &str) -> Option<(String, Vec<String>)> {
         if !self.state.budget.ground_numbers || !self.compute_round_open() {
             return None;
         }
         let names = self.computing_tool_names();
         if let Some(claim) = self.state.grounding.check_claims(text) {
-            return Some((false_claim_reason(&claim, &self.computing_tools()), false));
+            return Some((
+                false_claim_reason(&claim, &self.computing_tools()),
+                Vec::new(),
+            ));
         }
         let missing = self.ungrounded_in_answer(answer);
         if missing.is_empty() {
@@ -197,7 +218,7 @@ impl Run {
         let reason = self
             .force_shown_call(&missing)
             .unwrap_or_else(|| answer_compute_reason(&missing, &names));
-        Some((reason, true))
+        Some((reason, missing))
     }
 
     /// Why an answer-turn answer gets a compute round that must call a
@@ -257,7 +278,7 @@ impl Run {
     /// Says what was not computed (`reason`) and lets the next turn call
     /// the computing tools (or answer); `confirms`: see
     /// [`AnswerCompute::Offered`].
-    fn offer_compute(&mut self, reason: &str, limit: StopReason, confirms: bool) {
+    fn offer_compute(&mut self, reason: &str, limit: StopReason, confirms: Vec<String>) {
         let tools = self.computing_tools();
         for message in self.transport.malformed(reason, &tools) {
             self.push_loop(message);

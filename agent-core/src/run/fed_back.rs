@@ -126,7 +126,7 @@ impl LastComputed {
         &self.result
     }
 
-    /// The result's value.
+    /// The result's value (its size: the sign is not read).
     pub(super) fn value(&self) -> f64 {
         self.value
     }
