@@ -95,6 +95,55 @@ const COUNT_WORDS: &[(&str, u32)] = &[
     ("tiga", 3),
 ];
 
+/// Count words that are also the word "a": a count only right after a
+/// word that asks for rounding or says "to" (`à une décimale`, `auf eine
+/// Nachkommastelle`), not in "as a decimal" (`como un decimal`).
+const ARTICLES: &[&str] = &[
+    "un", "une", "una", "uno", "um", "uma", "een", "eine", "einer", "bir",
+];
+
+/// Words before an article-like count that make it one (see [`ARTICLES`]).
+const ROUNDING_CUES: &[&str] = &[
+    "à",
+    "a",
+    "al",
+    "con",
+    "com",
+    "auf",
+    "mit",
+    "op",
+    "tot",
+    "met",
+    "até",
+    "hasta",
+    "fino",
+    "to",
+    "arrondi",
+    "arrondis",
+    "arrondir",
+    "redondea",
+    "redondear",
+    "redondeado",
+    "arrotonda",
+    "arrotondato",
+    "arredonda",
+    "arredondar",
+    "runde",
+    "runden",
+    "gerundet",
+    "afronden",
+    "rond",
+    "yuvarla",
+    "yuvarlayın",
+];
+
+/// Words after a decimal word that make it a kind of number, not places
+/// (`two decimal numbers`).
+const NUMBER_WORDS: &[&str] = &[
+    "number", "numbers", "getal", "getallen", "sayı", "sayısı", "número", "números", "nombre",
+    "nombres", "numero", "numeri", "zahl", "zahlen", "value", "values",
+];
+
 /// Phrases of languages written without spaces, each with its count:
 /// Chinese, Japanese and Korean.
 const UNSPACED_PHRASES: &[(&str, u32)] = &[
@@ -142,30 +191,45 @@ impl DecimalsAsked {
             let Some(count) = count_of(words[i - 1]) else {
                 continue;
             };
-            let starts = DECIMAL_WORDS.iter().any(|phrase| {
+            let phrase_end = DECIMAL_WORDS.iter().find_map(|phrase| {
                 let parts: Vec<&str> = phrase.split(' ').collect();
-                words.get(i..i + parts.len()) == Some(parts.as_slice())
+                (words.get(i..i + parts.len()) == Some(parts.as_slice())).then_some(i + parts.len())
             });
-            if starts && count <= MAX_DECIMALS {
+            let Some(end) = phrase_end else {
+                continue;
+            };
+            let of_numbers = words.get(end).is_some_and(|w| NUMBER_WORDS.contains(w));
+            let article = ARTICLES.contains(&words[i - 1]);
+            let cued = i >= 2 && ROUNDING_CUES.contains(&words[i - 2]);
+            if !of_numbers && (!article || cued) && count <= MAX_DECIMALS {
                 return Self(Some(count));
             }
         }
         Self(None)
     }
 
-    /// The note for a computing call's `result` (its leading number, as
-    /// written, and its value) when it has more decimals than asked: the
-    /// value rounded as asked.
-    pub(super) fn note(&self, result: &str, value: f64) -> Option<String> {
+    /// The note for a computing call's result (`content`, its
+    /// observation, whose first word is the number) when that number has
+    /// more decimals than asked: the number rounded as asked, halves away
+    /// from zero as the calculator's `round` does. None for a number
+    /// written with an exponent, which no count of decimals shows.
+    pub(super) fn note(&self, content: &str) -> Option<String> {
         let decimals = self.0?;
-        let written = result.split_once('.').map_or(0, |(_, d)| d.len());
+        let first = content.split_whitespace().next()?;
+        if first.contains(['e', 'E']) {
+            return None;
+        }
+        let value: f64 = first.parse().ok()?;
+        let written = first.split_once('.').map_or(0, |(_, d)| d.len());
         if written <= decimals as usize || !value.is_finite() {
             return None;
         }
+        let scale = 10f64.powi(i32::try_from(decimals).ok()?);
+        let rounded = (value * scale).round() / scale;
         let places = if decimals == 1 { "decimal" } else { "decimals" };
         let width = decimals as usize;
         Some(format!(
-            "\n(To {decimals} {places}, as the question asks: {value:.width$}.)"
+            "\n(To {decimals} {places}, as the question asks: {rounded:.width$}.)"
         ))
     }
 }
@@ -213,22 +277,38 @@ mod tests {
         assert_eq!(asked("Give the answer as a decimal."), None);
         assert_eq!(asked("How many decimals does pi have?"), None);
         assert_eq!(asked("Add 3 and 4."), None);
+        assert_eq!(asked("Expresa 3/8 como un decimal."), None);
+        assert_eq!(asked("Schrijf het als een decimaal getal."), None);
+        assert_eq!(
+            asked("Add the two decimal numbers 3.14159 and 2.71828."),
+            None
+        );
     }
 
     #[test]
     fn a_result_with_more_decimals_than_asked_gets_it_rounded() {
         let one = DecimalsAsked(Some(1));
         assert_eq!(
-            one.note("26.8151515152", 26.815_151_515_2).as_deref(),
+            one.note("26.8151515152 (to 2 decimals: 26.82)").as_deref(),
             Some("\n(To 1 decimal, as the question asks: 26.8.)")
         );
-        assert_eq!(one.note("26.8", 26.8), None);
-        assert_eq!(one.note("27", 27.0), None);
+        assert_eq!(one.note("26.8"), None);
+        assert_eq!(one.note("27"), None);
+        // The sign stays; halves go away from zero; no exponent form.
+        assert_eq!(
+            one.note("-11.2903").as_deref(),
+            Some("\n(To 1 decimal, as the question asks: -11.3.)")
+        );
+        assert_eq!(
+            one.note("26.25").as_deref(),
+            Some("\n(To 1 decimal, as the question asks: 26.3.)")
+        );
+        assert_eq!(one.note("1.23456789012e-6"), None);
         let two = DecimalsAsked(Some(2));
         assert_eq!(
-            two.note("1.66766666667", 1.667_666_666_67).as_deref(),
+            two.note("1.66766666667").as_deref(),
             Some("\n(To 2 decimals, as the question asks: 1.67.)")
         );
-        assert_eq!(DecimalsAsked(None).note("1.2345", 1.2345), None);
+        assert_eq!(DecimalsAsked(None).note("1.2345"), None);
     }
 }

@@ -521,12 +521,11 @@ impl Run {
                             // Rounded as the question asks, beside the
                             // tool's own rounding.
                             let state = &self.state;
-                            let rounded = state
-                                .progress
-                                .last_computed
-                                .as_ref()
-                                .filter(|_| computing && state.budget.ground_numbers)
-                                .and_then(|last| state.decimals.note(last.result(), last.value()));
+                            let rounded = (computing
+                                && state.budget.ground_numbers
+                                && state.progress.last_computed.is_some())
+                            .then(|| state.decimals.note(&observation.content))
+                            .flatten();
                             if let Some(note) = rounded {
                                 observation.content.push_str(&note);
                             }
@@ -543,8 +542,9 @@ impl Run {
                     // (A search that missed again, showing the same files in
                     // its place, is no nearer the answer than one that found
                     // nothing.)
-                    let failed_repeat =
-                        plan.is_repeat() && (!observation.found_something() || observation.missed);
+                    let failed_repeat = plan.is_repeat()
+                        && !echoed
+                        && (!observation.found_something() || observation.missed);
                     let streak_note = self.set_aside_after_failures(&call.name, observation.error);
                     let aside_note = failed_repeat
                         .then(|| {
