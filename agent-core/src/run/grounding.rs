@@ -309,6 +309,7 @@ impl Grounding {
             let group =
                 |at: usize| (at..at + 3).all(|k| chars.get(k).is_some_and(char::is_ascii_digit));
             if whole > 3
+                || chars[start] == '0'
                 || chars.get(dot) != Some(&'.')
                 || !group(dot + 1)
                 || chars.get(dot + 4) != Some(&',')

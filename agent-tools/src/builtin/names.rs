@@ -68,11 +68,10 @@ impl WordForm {
             return Self { stem, ending: 0 };
         }
         stem.pop();
-        if cyrillic && letters > INFLECTED_FROM && word.ends_with(is_cyrillic_ending) {
-            // A two-vowel ending (`-ая`, `-ий`, `-ия`) changes whole.
-            if stem.ends_with(is_cyrillic_ending) {
-                stem.pop();
-            }
+        if cyrillic && ADJECTIVE_ENDINGS.iter().any(|e| word.ends_with(e)) {
+            // An adjective's two-letter ending (`-ая`, `-ий`) changes
+            // whole; a noun's `-ия` keeps its `и` (`Франция`, not `Франц`).
+            stem.pop();
         }
         Self {
             stem,
@@ -128,6 +127,12 @@ impl Name {
         }
     }
 }
+
+/// The endings of Russian and Ukrainian adjectives, folded as queries
+/// are: two letters that change whole when the word is inflected.
+const ADJECTIVE_ENDINGS: [&str; 14] = [
+    "ая", "яя", "ый", "ыи", "ий", "ии", "ой", "ои", "ое", "ее", "ые", "ие", "ої", "оі",
+];
 
 /// Vowels (and the soft sign) a Russian, Ukrainian or Bulgarian word
 /// ends in and changes when it is inflected (`Луна`, `Луны`, `Луне`),
@@ -203,5 +208,9 @@ mod tests {
         assert!(!found("Эйфелева башня", "башня Эйфелева"));
         assert!(!found("Tour Eiffel", "tour de France, Eiffel"));
         assert!(!found("Chinesische Mauer", "chinesischer Mauerbau"));
+        // A noun's ending is not an adjective's: no shorter stem.
+        assert!(found("Франция", "население Франции"));
+        assert!(!found("Франция", "Франц Кафка"));
+        assert!(!found("Германия", "Герман Титов"));
     }
 }

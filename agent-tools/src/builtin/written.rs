@@ -205,7 +205,10 @@ const ROUND_WORDS: [&str; 12] = [
 ];
 
 /// Words between a rounding word and its number (`to`, `a`, `auf`…).
-const ROUND_TO: [&str; 8] = ["to", "a", "al", "à", "auf", "op", "up", "off"];
+const ROUND_TO: [&str; 6] = ["to", "a", "al", "à", "auf", "op"];
+
+/// Words after the count that make it significant figures, not decimals.
+const SIGNIFICANT: [&str; 5] = ["significant", "sig", "figures", "cifre", "signifikante"];
 
 /// The numbers of decimals a rounding phrase may spell out, by value.
 const DECIMALS_IN_WORDS: [&str; 5] = ["zero", "one", "two", "three", "four"];
@@ -233,7 +236,9 @@ fn rounded_in_words(tokens: &[Token]) -> Option<Vec<Token>> {
             .and_then(|n| i128::try_from(n).ok())?,
         _ => return None,
     };
-    let words_after = tokens[k + 1..].iter().all(|t| matches!(t, Token::Ident(_)));
+    let words_after = tokens[k + 1..]
+        .iter()
+        .all(|t| matches!(t, Token::Ident(w) if !SIGNIFICANT.iter().any(|s| w.starts_with(s))));
     let mut end = at;
     if end > 0 && tokens[end - 1] == Token::Comma {
         end -= 1;
@@ -512,6 +517,12 @@ mod tests {
             Some("round(10 / 4, 0)")
         );
         assert_eq!(value("5 / 3 rounded to two decimals"), "1.67");
+        // Rounded up, or to significant figures, is not this.
+        assert!(error("10 / 3 rounded up to 1 decimal").contains("after a complete expression"));
+        assert!(
+            error("299792458 / 384400 rounded to 3 significant figures")
+                .contains("after a complete expression")
+        );
         // Not a phrase after an expression: still an error.
         assert!(error("rounded to 2 decimal places").contains("unknown name"));
     }

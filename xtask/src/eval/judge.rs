@@ -86,7 +86,6 @@ const REFUSALS_IN_OTHER_LANGUAGES: &[&str] = &[
     "keine angaben",
     "gibt es keine",
     "nicht vorhanden",
-    "nicht enthalten",
     // Dutch
     "kan niet",
     "niet gevonden",
