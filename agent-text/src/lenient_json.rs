@@ -36,12 +36,15 @@ pub(crate) fn read_lenient(text: &str) -> Result<(Value, usize), usize> {
     // stopped or before it: otherwise it stops at the same place again,
     // and rewriting the whole rest of a long reply for every place a
     // value may start made parsing quadratic (a reply of many fences).
-    let up_to_stop = text[stopped..]
-        .chars()
-        .next()
-        .map_or(stopped, |c| stopped + c.len_utf8());
-    let may_read_further = text
-        .get(..up_to_stop)
+    // (An offset inside a character, or past the end, tells nothing: the
+    // rewrite is tried as before.)
+    let up_to_stop = text.get(stopped..).map(|rest| {
+        rest.chars()
+            .next()
+            .map_or(stopped, |c| stopped + c.len_utf8())
+    });
+    let may_read_further = up_to_stop
+        .and_then(|end| text.get(..end))
         .is_none_or(|read| read.chars().any(|c| ascii_punctuation(c).is_some()));
     if may_read_further
         && let Some((ascii, offsets)) = with_ascii_punctuation(text)
