@@ -1408,3 +1408,48 @@ async fn a_search_that_missed_but_shows_files_in_its_place_says_it_missed() {
         .unwrap();
     assert!(!hit.missed && !hit.no_results, "{hit:?}");
 }
+
+#[tokio::test]
+async fn a_file_missing_from_the_folder_named_is_not_read_from_another_folder() {
+    // The electricity bill for December is not there; the gas one is.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("bills/electricity")).unwrap();
+    std::fs::create_dir_all(root.join("bills/gas")).unwrap();
+    for (path, amount) in [
+        ("bills/electricity/2024-10.txt", "84.12"),
+        ("bills/electricity/2024-11.txt", "97.40"),
+        ("bills/gas/2024-12.txt", "132.55"),
+    ] {
+        std::fs::write(root.join(path), format!("Amount due: {amount} EUR\n")).unwrap();
+    }
+    let tools = tools(root, true);
+    let missing = call(
+        &tools,
+        "read_file",
+        json!({"path": "/home/user/bills/electricity/2024-12.txt"}),
+    )
+    .await
+    .unwrap();
+    assert!(
+        missing.starts_with(
+            "`/home/user/bills/electricity/2024-12.txt` is not a file in the working directory."
+        ),
+        "{missing}"
+    );
+    assert!(
+        missing.contains("bills/electricity/2024-11.txt"),
+        "{missing}"
+    );
+    assert!(!missing.contains("132.55"), "{missing}");
+    assert!(!missing.contains("bills/gas"), "{missing}");
+    // A folder that holds no file of the kind asked for is no lead: the
+    // file of that name elsewhere is read, as before.
+    let read = call(&tools, "read_file", json!({"path": "bills/2024-12.txt"}))
+        .await
+        .unwrap();
+    assert!(
+        read.starts_with("`bills/2024-12.txt` is not a file in the working directory; the closest one is `bills/gas/2024-12.txt`"),
+        "{read}"
+    );
+}

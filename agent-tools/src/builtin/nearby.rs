@@ -110,7 +110,68 @@ pub(crate) fn holds(root: &FileRoot, dir: &Path) -> String {
 /// [`hint`] names them).
 pub(crate) fn similar_paths(root: &FileRoot, given: &str) -> Vec<String> {
     let shown: Vec<String> = walk(root.path()).iter().map(|f| root.relative(f)).collect();
-    similar(given, &shown)
+    let similar = similar(given, &shown);
+    let in_folder = in_named_folder(given, similar.clone());
+    if in_folder.is_empty() {
+        similar
+    } else {
+        in_folder
+    }
+}
+
+/// Of `paths`, those in the folder `given` names, when that folder is
+/// there and holds files of the kind `given` names (its extension): the
+/// file meant would be in it, and a file of the same name in another
+/// folder is another thing (asked for `bills/electricity/2024-12.txt`,
+/// which is not there, a read showed `bills/gas/2024-12.txt`, and the
+/// 1.5B model gave the gas bill as the electricity bill). The folder is
+/// matched by its last parts (`/home/user/bills/electricity` is
+/// `bills/electricity`). All of `paths` when there is no such folder.
+fn in_named_folder(given: &str, paths: Vec<String>) -> Vec<String> {
+    match named_folder(given, &paths) {
+        Some(folder) => paths
+            .into_iter()
+            .filter(|path| parent_of(path).is_some_and(|dir| fold(dir) == folder))
+            .collect(),
+        None => paths,
+    }
+}
+
+/// The folder (folded) that `given` names and `paths` show holding a file
+/// with `given`'s extension, by the longest run of `given`'s last folder
+/// parts that one folder alone ends with; `None` when there is none or
+/// more than one.
+fn named_folder(given: &str, paths: &[String]) -> Option<String> {
+    let given = fold(&given.trim().replace('\\', "/"));
+    let parts: Vec<&str> = given
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != "." && *p != "~" && !p.ends_with(':'))
+        .collect();
+    let (name, folders) = parts.split_last()?;
+    let (_, extension) = name.rsplit_once('.')?;
+    let kind = format!(".{extension}");
+    for start in 0..folders.len() {
+        let suffix = folders[start..].join("/");
+        let mut matching: Vec<String> = paths
+            .iter()
+            .filter(|path| fold(path).ends_with(&kind))
+            .filter_map(|path| parent_of(path).map(fold))
+            .filter(|dir| *dir == suffix || dir.ends_with(&format!("/{suffix}")))
+            .collect();
+        matching.sort();
+        matching.dedup();
+        match matching.as_slice() {
+            [one] => return Some(one.clone()),
+            [] => continue,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The folder part of a relative path, when it has one.
+fn parent_of(path: &str) -> Option<&str> {
+    path.rsplit_once('/').map(|(dir, _)| dir)
 }
 
 /// The one file that a read of `given`, a path that is not there, can
@@ -120,6 +181,7 @@ pub(crate) fn similar_paths(root: &FileRoot, given: &str) -> Vec<String> {
 pub(crate) fn closest_file(root: &FileRoot, given: &str) -> Option<String> {
     let files = walk(root.path());
     let shown: Vec<String> = files.iter().map(|f| root.relative(f)).collect();
+    let shown = in_named_folder(given, shown);
     let scored = scored(given, &shown);
     match scored.as_slice() {
         [(best, path), rest @ ..]
