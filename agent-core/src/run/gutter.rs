@@ -29,6 +29,13 @@ pub(super) fn split_gutters(text: &str) -> (Vec<&str>, Cow<'_, str>) {
     (numbers, Cow::Owned(rest))
 }
 
+/// The lines of `text` that have a gutter, each without it.
+pub(super) fn gutter_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter_map(|line| gutter_of(line).map(|(_, after)| &line[after..]))
+        .collect()
+}
+
 /// The gutter number of `line` and where the line's own text starts:
 /// `<spaces><digits>| ` (or `|` ending the line) or `<path>:<digits>:`
 /// (a path: no spaces, with a `.` or a `/`).

@@ -12,6 +12,7 @@
 
 mod answer;
 mod arithmetic;
+mod asked_words;
 mod checks;
 mod column_call;
 mod decimals;

@@ -19,6 +19,7 @@ use crate::tool_name::resolve_tool_name;
 use crate::transport::Decision;
 
 use super::answer::AnswerCompute;
+use super::asked_words::asked_words_note;
 use super::column_call::column_call;
 use super::fed_back::{FedBack, LastComputed, string_values};
 use super::grounding::has_letters;
@@ -537,6 +538,22 @@ impl Run {
                     if !note_runaway_argument(&call.arguments, &mut observation) {
                         self.hint_lookup_before_computing(&call.arguments, &mut observation);
                         self.show_column_numbers(call, &mut observation);
+                    }
+                    // A search that found nothing, with the question's
+                    // own words in the lines it showed instead.
+                    let missed = observation.missed
+                        || (observation.error.is_none() && !observation.found_something());
+                    if missed
+                        && !echoed
+                        && self.state.budget.ground_names
+                        && !self.state.grounded_tools.contains(&call.name)
+                        && let Some(note) = asked_words_note(
+                            &self.state.task,
+                            &call.arguments,
+                            &observation.content,
+                        )
+                    {
+                        observation.content.push_str(&note);
                     }
                     let seen = self.count_result(&observation);
                     // (A search that missed again, showing the same files in
