@@ -162,6 +162,47 @@ impl LastComputed {
         (holds_last_call || only_the_result).then_some(FedBack::Into)
     }
 
+    /// The step this call ended with (`/ 36`), when a call with
+    /// `arguments` takes it again on this call's result, as the result
+    /// was shown or rounded (`410.89 / 36` after `18490 * 0.8 / 36` gave
+    /// 410.888…), and the step's number is one the question gives once.
+    /// The 1.5B model, its monthly rate worked out, took the result for
+    /// the total and divided it by the months again. A step the question
+    /// asks for more than once (its number written twice), or one whose
+    /// number the question does not give (`* 1.03` a year, `/ 1024` a
+    /// unit), is no such slip; a model that means the step twice can
+    /// write both in one expression.
+    pub(super) fn step_taken_twice(&self, arguments: &Value, question: &str) -> Option<String> {
+        let now = written_of(arguments);
+        let shape_now = shape(&now);
+        let mut ops = shape_now.chars().filter(|c| !matches!(c, '#' | '(' | ')'));
+        let op = match (shape_now.trim_matches(['(', ')']), ops.next(), ops.next()) {
+            (s, Some(op), None) if s == format!("#{op}#") && "+-*/×÷".contains(op) => op,
+            _ => return None,
+        };
+        let [first, step] = values_in(&now)[..] else {
+            return None;
+        };
+        let last_shape = shape(&self.written);
+        let last_step = values_in(&self.written).last().copied()?;
+        let given_once = values_in(question)
+            .iter()
+            .filter(|v| same(**v, step))
+            .count()
+            == 1;
+        (last_shape.ends_with(&format!("{op}#"))
+            && same(last_step, step)
+            && given_once
+            && shows_result(&now, first, self.value))
+        .then(|| {
+            let number = numbers_with_text(&now)
+                .into_iter()
+                .nth(1)
+                .map_or_else(|| step.to_string(), |(written, _)| written);
+            format!("{op} {number}")
+        })
+    }
+
     /// Whether `written` (a call's arguments, see `written_of`) is this
     /// call again with one of its numbers replaced by its result: the
     /// same text around the numbers, and the numbers the same but one,
@@ -178,6 +219,23 @@ impl LastComputed {
         let mut changed = before.iter().zip(&now).filter(|(b, n)| !same(**b, **n));
         matches!((changed.next(), changed.next()), (Some((_, n)), None) if same(*n, self.value))
     }
+}
+
+/// Whether `first`, the first number of `written`, is `value` as a
+/// result is shown: itself, or rounded to the decimals it is written
+/// with (`410.89` for 410.888…).
+fn shows_result(written: &str, first: f64, value: f64) -> bool {
+    if same(first, value) {
+        return true;
+    }
+    let Some((number, _)) = numbers_with_text(written).into_iter().next() else {
+        return false;
+    };
+    let decimals = number
+        .split_once('.')
+        .map_or(0, |(_, fraction)| fraction.len());
+    let scale = 10f64.powi(i32::try_from(decimals).unwrap_or(0));
+    decimals > 0 && decimals <= 6 && ((value * scale).round() / scale - first).abs() < 0.5 / scale
 }
 
 /// A call's arguments as a text: its one string value (an expression),
@@ -272,6 +330,49 @@ mod tests {
 
     fn expression(text: &str) -> Value {
         json!({ "expression": text })
+    }
+
+    #[test]
+    fn the_last_step_taken_again_on_its_result_is_a_step_taken_twice() {
+        let question = "A car costs 18490. I pay 20 % now and the rest in 36 equal monthly payments. How much is one payment?";
+        let last = computed(
+            "18490 * (1 - 0.20) / 36",
+            "410.888888889 (to 2 decimals: 410.89)",
+        );
+        for again in ["410.89 / 36", "410.888888889/36", "(410.89 / 36)"] {
+            assert_eq!(
+                last.step_taken_twice(&expression(again), question)
+                    .as_deref(),
+                Some("/ 36"),
+                "{again}"
+            );
+        }
+        // Another step, another number, more than a step, or the result
+        // not written as shown: none of them.
+        for other in [
+            "410.89 * 36",
+            "410.89 / 12",
+            "410.89 / 36 + 1",
+            "410.8 / 36",
+            "36 / 410.89",
+        ] {
+            assert_eq!(
+                last.step_taken_twice(&expression(other), question),
+                None,
+                "{other}"
+            );
+        }
+        // A number the question does not give, or gives twice.
+        let last = computed("5000 * 1.03", "5150");
+        assert_eq!(
+            last.step_taken_twice(&expression("5150 * 1.03"), "5000 at 3% for 2 years"),
+            None
+        );
+        let last = computed("240 / 2", "120");
+        assert_eq!(
+            last.step_taken_twice(&expression("120 / 2"), "halve 240 by 2 and then by 2 again"),
+            None
+        );
     }
 
     #[test]

@@ -28,7 +28,8 @@ use super::miscopy::{corrected_text, corrected_with_thousands, correction_note};
 use super::planned::ShownCall;
 use super::reasons::{
     MISCOPIES_NAMED, climb_reason, either, fed_back_reason, line_numbers_reason, lone_number_note,
-    look_up_first_reason, miscopy_reason, sends_to_look_up, ungrounded_reason, worked_out_reason,
+    look_up_first_reason, miscopy_reason, sends_to_look_up, step_twice_reason, ungrounded_reason,
+    worked_out_reason,
 };
 use super::runaway::note_runaway_argument;
 use super::unmentioned::unmentioned_note;
@@ -350,6 +351,14 @@ impl Run {
                     FedBack::Climb => climb_reason(last),
                     FedBack::Into => fed_back_reason(last),
                 }));
+            } else if let Some((last, step)) = state
+                .progress
+                .last_computed
+                .as_ref()
+                .filter(|_| grounding && state.grounded_tools.contains(&call.name))
+                .and_then(|last| Some((last, last.step_taken_twice(&call.arguments, &state.task)?)))
+            {
+                plans.push(skip(&step_twice_reason(last, &step)));
             } else if let Some(CallPlan::Corrected {
                 arguments, note, ..
             }) = correction

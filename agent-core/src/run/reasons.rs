@@ -267,6 +267,18 @@ pub(super) fn fed_back_reason(last: &LastComputed) -> String {
     )
 }
 
+/// Why a call that takes the last call's final step (`step`, `/ 36`)
+/// again on its result was not run (see `LastComputed::step_taken_twice`).
+pub(super) fn step_twice_reason(last: &LastComputed, step: &str) -> String {
+    let result = shown(&[last.result().to_string()]).join("");
+    let expression: String = last.written().chars().take(80).collect();
+    format!(
+        "`{expression}` gave {result}, which has `{step}` in it already, and this call takes `{step}` again on it. \
+         If {result} answers the question, give it as the final answer; if the question does ask for `{step}` twice, \
+         write the whole calculation in one expression"
+    )
+}
+
 /// Why a call that climbs (see [`FedBack::Climb`](super::fed_back::FedBack::Climb)) was not run: it names
 /// what the computation gave before the climb, the likeliest answer (the
 /// 0.5B model, its percentage right, divided it by the base again and
