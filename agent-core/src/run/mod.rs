@@ -34,6 +34,7 @@ mod ratio;
 mod reasons;
 mod runaway;
 mod set_aside;
+mod units;
 mod unmentioned;
 mod window;
 
@@ -225,6 +226,9 @@ struct State {
     /// A ratio the question asks for (see `ratio`).
     #[serde(default)]
     ratio: ratio::RatioAsked,
+    /// A unit the question asks its answer in (see `units`).
+    #[serde(default)]
+    units: units::UnitAsked,
     /// The model's plan to compute, and whether it was kept.
     #[serde(default)]
     planned: planned::ComputePlan,
@@ -317,6 +321,7 @@ impl Run {
         };
         let unmentioned = unmentioned::Unmentioned::of(&task);
         let ratio = ratio::RatioAsked::of(&task);
+        let units = units::UnitAsked::of(&task);
         let decimals = decimals::DecimalsAsked::of(&task);
         let tools_tokens = tools
             .iter()
@@ -365,6 +370,7 @@ impl Run {
                 named,
                 unmentioned,
                 ratio,
+                units,
                 decimals,
                 planned: planned::ComputePlan::default(),
                 look_up: look_up::LookUpFirst::default(),

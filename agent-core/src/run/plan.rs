@@ -564,6 +564,21 @@ impl Run {
                     {
                         observation.content.push_str(&note);
                     }
+                    // A quantity found in another unit than the one asked.
+                    if observation.found_something()
+                        && !echoed
+                        && self.state.budget.ground_numbers
+                        && !self.state.grounded_tools.contains(&call.name)
+                    {
+                        let computing = self.computing_tool_names();
+                        if let Some(note) = self
+                            .state
+                            .units
+                            .note(&observation.content, computing.first().map(String::as_str))
+                        {
+                            observation.content.push_str(&note);
+                        }
+                    }
                     let seen = self.count_result(&observation);
                     // (A search that missed again, showing the same files in
                     // its place, is no nearer the answer than one that found
