@@ -865,7 +865,7 @@ async fn grep_sums_up_matching_json_records() {
     .unwrap();
     assert!(
         out.contains(
-            "shipments.json: the 2 matching rows: `units` sum 42, mean 21, \
+            "shipments.json: the 2 matching rows, 2024-10-02 to 2024-10-15: `units` sum 42, mean 21, \
              highest 30 (line 4: 2024-10-15), lowest 12 (line 2: 2024-10-02)"
         ),
         "{out}"
@@ -1452,4 +1452,58 @@ async fn a_file_missing_from_the_folder_named_is_not_read_from_another_folder() 
         read.starts_with("`bills/2024-12.txt` is not a file in the working directory; the closest one is `bills/gas/2024-12.txt`"),
         "{read}"
     );
+}
+
+#[tokio::test]
+async fn grep_says_which_dates_the_sum_of_matching_rows_spans() {
+    let f = fixture();
+    let tools = tools(&f.root, true);
+    std::fs::write(
+        f.root.join("q1_orders.csv"),
+        "month,product,colour,units\n2024-01,kettle,blue,112\n2024-01,kettle,red,96\n\
+         2024-02,kettle,blue,128\n2024-03,kettle,blue,137\n",
+    )
+    .unwrap();
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "blue", "path": "q1_orders.csv"}),
+    )
+    .await
+    .unwrap();
+    assert!(
+        out.contains("q1_orders.csv: the 3 matching rows, 2024-01 to 2024-03: `units` sum 377"),
+        "{out}"
+    );
+    // Day-first dates are read too; rows of one date state no span.
+    std::fs::write(
+        f.root.join("fevrier.csv"),
+        "date;categorie;montant\n02/02/2024;carburant;62,40\n23/02/2024;carburant;71,03\n\
+         23/02/2024;courses;10,00\n",
+    )
+    .unwrap();
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "carburant", "path": "fevrier.csv"}),
+    )
+    .await
+    .unwrap();
+    assert!(
+        out.contains("the 2 matching rows, 02/02/2024 to 23/02/2024: `montant` sum 133.43"),
+        "{out}"
+    );
+    std::fs::write(
+        f.root.join("day.csv"),
+        "date,item,units\n2024-05-02,bolt,3\n2024-05-02,nut,4\n",
+    )
+    .unwrap();
+    let out = call(
+        &tools,
+        "grep",
+        json!({"pattern": "2024", "path": "day.csv"}),
+    )
+    .await
+    .unwrap();
+    assert!(out.contains("the 2 matching rows: `units` sum 7"), "{out}");
 }

@@ -446,8 +446,53 @@ pub(super) fn matching_rows_summary(
             text
         })
         .collect();
-    (!summaries.is_empty())
-        .then(|| format!("the {} matching rows: {}", rows.len(), summaries.join("; ")))
+    let span = labels
+        .iter()
+        .find_map(|&i| date_span(column(i)))
+        .map(|(first, last)| format!(", {first} to {last}"))
+        .unwrap_or_default();
+    (!summaries.is_empty()).then(|| {
+        format!(
+            "the {} matching rows{span}: {}",
+            rows.len(),
+            summaries.join("; ")
+        )
+    })
+}
+
+/// The earliest and the latest of `cells` as written, when every one is
+/// a date (`2024-03`, `2024-03-14`, `14/03/2024`, `14.03.2024`, a time
+/// after it read past) and they are not all one: the sum of matching
+/// rows is the sum over that span, which a question about one month of
+/// it does not ask for (asked how many blue kettles sold in March, the
+/// 1.5B model answered with the sum of the quarter's three months).
+fn date_span<'a>(cells: impl Iterator<Item = &'a str>) -> Option<(&'a str, &'a str)> {
+    let mut dated: Vec<((u32, u32, u32), &str)> = Vec::new();
+    for cell in cells {
+        dated.push((date_of(cell)?, cell));
+    }
+    let first = dated.iter().min_by_key(|(date, _)| *date)?;
+    let last = dated.iter().max_by_key(|(date, _)| *date)?;
+    (first.0 != last.0).then_some((first.1, last.1))
+}
+
+/// The year, month and day (0 when not written) of a cell written as a
+/// date, year first with `-` or day first with `/` or `.`.
+fn date_of(cell: &str) -> Option<(u32, u32, u32)> {
+    let date = cell.trim().split(['T', ' ']).next()?;
+    let parts: Vec<&str> = date.split(['-', '/', '.']).collect();
+    let number = |p: &str| {
+        (!p.is_empty() && p.len() <= 4 && p.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| p.parse::<u32>().ok())
+            .flatten()
+    };
+    let (year, month, day) = match parts.as_slice() {
+        [y, m] if y.len() == 4 && date.contains('-') => (number(y)?, number(m)?, 0),
+        [y, m, d] if y.len() == 4 && date.contains('-') => (number(y)?, number(m)?, number(d)?),
+        [d, m, y] if y.len() == 4 && !date.contains('-') => (number(y)?, number(m)?, number(d)?),
+        _ => return None,
+    };
+    ((1..=12).contains(&month) && day <= 31).then_some((year, month, day))
 }
 
 #[cfg(test)]
