@@ -56,6 +56,18 @@ pub(super) fn note_runaway_argument(arguments: &Value, observation: &mut Observa
     if observation.error.is_none() {
         return false;
     }
+    if copies_the_cut(arguments) {
+        // The model copied the `…` that stands for its cut runaway (the
+        // 1.5B model sent `4.2 * 2.6 * 3 * 2.6…` three times, told each
+        // time only that `…` was unexpected).
+        let ended = observation.content.trim_end().ends_with(['.', '!', '?']);
+        observation.content.push_str(&format!(
+            "{} `…` marks where an earlier reply wrote one piece again and again and was cut; \
+             it is no part of a call. Write the call again in full, with each part once.",
+            if ended { "" } else { "." },
+        ));
+        return true;
+    }
     let Some(name) = runaway_argument(arguments) else {
         return false;
     };
@@ -71,6 +83,16 @@ pub(super) fn note_runaway_argument(arguments: &Value, observation: &mut Observa
         if ended { "" } else { "." },
     ));
     true
+}
+
+/// Whether a string of `arguments` holds the `…` a cut runaway leaves.
+fn copies_the_cut(arguments: &Value) -> bool {
+    match arguments {
+        Value::String(text) => text.contains('…'),
+        Value::Array(items) => items.iter().any(copies_the_cut),
+        Value::Object(map) => map.values().any(copies_the_cut),
+        _ => false,
+    }
 }
 
 /// The name of the first argument of a call whose text holds a runaway
