@@ -61,3 +61,32 @@ async fn a_step_the_question_does_not_give_runs_again() {
     let told = &requests[2].messages.last().unwrap().content;
     assert!(told.starts_with("Observation: ```\n5304.5"), "{told}");
 }
+
+#[tokio::test]
+async fn a_percentage_divided_by_the_base_again_is_not_run() {
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(call("calculator", r#"{"expression": "16932 - 13600"}"#))
+            .text(call(
+                "calculator",
+                r#"{"expression": "3332 / 13600 * 100"}"#,
+            ))
+            .text(call(
+                "calculator",
+                r#"{"expression": "24.5 / 13600 * 100"}"#,
+            ))
+            .text("Thought: It grew so.\nFinal Answer: 24.5%"),
+    );
+    let outcome = builtin_agent(&model, &["calculator"], Budget::default())
+        .run("Our newsletter went from 13,600 subscribers to 16,932 this quarter. By what percentage did it grow?")
+        .await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    assert_eq!(outcome.answer.as_deref(), Some("24.5%"));
+    assert_eq!(outcome.tool_calls, 2);
+    let requests = model.requests();
+    let told = &requests[3].messages.last().unwrap().content;
+    assert!(
+        told.contains("`3332 / 13600 * 100` gave 24.5, which has `/ 13600 * 100` in it already"),
+        "{told}"
+    );
+}

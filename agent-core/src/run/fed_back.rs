@@ -162,44 +162,57 @@ impl LastComputed {
         (holds_last_call || only_the_result).then_some(FedBack::Into)
     }
 
-    /// The step this call ended with (`/ 36`), when a call with
-    /// `arguments` takes it again on this call's result, as the result
-    /// was shown or rounded (`410.89 / 36` after `18490 * 0.8 / 36` gave
-    /// 410.888…), and the step's number is one the question gives once.
-    /// The 1.5B model, its monthly rate worked out, took the result for
-    /// the total and divided it by the months again. A step the question
-    /// asks for more than once (its number written twice), or one whose
-    /// number the question does not give (`* 1.03` a year, `/ 1024` a
-    /// unit), is no such slip; a model that means the step twice can
-    /// write both in one expression.
+    /// The steps this call ended with (`/ 36`, `/ 13600 * 100`), when a
+    /// call with `arguments` takes them again on this call's result, as
+    /// the result was shown or rounded (`410.89 / 36` after
+    /// `18490 * 0.8 / 36` gave 410.888…; `24.5 / 13600 * 100` after
+    /// `3332 / 13600 * 100` gave 24.5), and a number of those steps is
+    /// one the question gives once. The 1.5B model, its monthly rate
+    /// worked out, took it for the total and divided it by the months
+    /// again; the 0.5B model took a growth in percent and divided it by
+    /// the base and multiplied it by 100 again, and again. Steps the
+    /// question asks for more than once (its number written twice), or
+    /// whose numbers the question does not give (`* 1.03` a year,
+    /// `/ 1024` a unit), are no such slip; a model that means the steps
+    /// twice can write both in one expression.
     pub(super) fn step_taken_twice(&self, arguments: &Value, question: &str) -> Option<String> {
         let now = written_of(arguments);
-        let shape_now = shape(&now);
-        let mut ops = shape_now.chars().filter(|c| !matches!(c, '#' | '(' | ')'));
-        let op = match (shape_now.trim_matches(['(', ')']), ops.next(), ops.next()) {
-            (s, Some(op), None) if s == format!("#{op}#") && "+-*/×÷".contains(op) => op,
-            _ => return None,
-        };
-        let [first, step] = values_in(&now)[..] else {
+        let compact = without_spaces(&now);
+        let inner = without_outer_parens(&compact);
+        let number_len = inner
+            .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+            .unwrap_or(inner.len());
+        let (first_text, tail) = inner.split_at(number_len);
+        if first_text.is_empty() || !tail.starts_with(['+', '-', '*', '/', '×', '÷']) {
             return None;
-        };
-        let last_shape = shape(&self.written);
-        let last_step = values_in(&self.written).last().copied()?;
-        let given_once = values_in(question)
+        }
+        let last = without_spaces(&self.written);
+        let last = without_outer_parens(&last);
+        let depth = tail.chars().try_fold(0i32, |depth, c| {
+            let depth = depth + i32::from(c == '(') - i32::from(c == ')');
+            (depth >= 0).then_some(depth)
+        });
+        if !last.ends_with(tail) || last.len() == tail.len() || depth != Some(0) {
+            return None;
+        }
+        let first = value_of(first_text)?;
+        let asked = values_in(question);
+        let given_once = values_in(tail)
             .iter()
-            .filter(|v| same(**v, step))
-            .count()
-            == 1;
-        (last_shape.ends_with(&format!("{op}#"))
-            && same(last_step, step)
-            && given_once
-            && shows_result(&now, first, self.value))
-        .then(|| {
-            let number = numbers_with_text(&now)
-                .into_iter()
-                .nth(1)
-                .map_or_else(|| step.to_string(), |(written, _)| written);
-            format!("{op} {number}")
+            .any(|v| asked.iter().filter(|a| same(**a, *v)).count() == 1);
+        (given_once && shows_result(first_text, first, self.value)).then(|| {
+            // The steps as the call writes them, after its first number.
+            let written = now.trim().trim_start_matches('(').trim_start();
+            let after =
+                written.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ',');
+            let after = after.trim();
+            let opened = now.trim().starts_with('(') && after.ends_with(')');
+            let steps = if opened {
+                &after[..after.len() - 1]
+            } else {
+                after
+            };
+            steps.trim().to_string()
         })
     }
 
@@ -219,6 +232,27 @@ impl LastComputed {
         let mut changed = before.iter().zip(&now).filter(|(b, n)| !same(**b, **n));
         matches!((changed.next(), changed.next()), (Some((_, n)), None) if same(*n, self.value))
     }
+}
+
+/// `text` without its whitespace.
+fn without_spaces(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// `text` without parentheses around the whole of it.
+fn without_outer_parens(text: &str) -> &str {
+    let mut text = text;
+    while let Some(inner) = text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+        let balanced = inner.chars().try_fold(0i32, |depth, c| {
+            let depth = depth + i32::from(c == '(') - i32::from(c == ')');
+            (depth >= 0).then_some(depth)
+        }) == Some(0);
+        if !balanced {
+            break;
+        }
+        text = inner;
+    }
+    text
 }
 
 /// Whether `first`, the first number of `written`, is `value` as a
@@ -339,11 +373,15 @@ mod tests {
             "18490 * (1 - 0.20) / 36",
             "410.888888889 (to 2 decimals: 410.89)",
         );
-        for again in ["410.89 / 36", "410.888888889/36", "(410.89 / 36)"] {
+        for (again, step) in [
+            ("410.89 / 36", "/ 36"),
+            ("410.888888889/36", "/36"),
+            ("(410.89 / 36)", "/ 36"),
+        ] {
             assert_eq!(
                 last.step_taken_twice(&expression(again), question)
                     .as_deref(),
-                Some("/ 36"),
+                Some(step),
                 "{again}"
             );
         }
@@ -362,6 +400,18 @@ mod tests {
                 "{other}"
             );
         }
+        // Several steps taken again on the result.
+        let question = "Our newsletter went from 13,600 subscribers to 16,932 this quarter. By what percentage did it grow?";
+        let last = computed("3332 / 13600 * 100", "24.5");
+        assert_eq!(
+            last.step_taken_twice(&expression("24.5 / 13600 * 100"), question)
+                .as_deref(),
+            Some("/ 13600 * 100")
+        );
+        assert_eq!(
+            last.step_taken_twice(&expression("24.5 / 100"), question),
+            None
+        );
         // A number the question does not give, or gives twice.
         let last = computed("5000 * 1.03", "5150");
         assert_eq!(
