@@ -205,7 +205,7 @@ async fn a_difference_where_the_question_asks_how_many_times_is_sent_back_to_div
     let requests = model.requests();
     let told = &requests[3].messages.last().unwrap().content;
     assert!(
-        told.contains("the question asks how many times one is the other, and only a difference has been computed: that is a division. Call calculator now"),
+        told.contains("the question asks how many times one is the other, and nothing has been divided yet: that is a division. Call calculator now"),
         "{told}"
     );
     let forced = grammar(&model, 3);

@@ -3,8 +3,9 @@
 //! Eiffel Tower?": the 1.5B model planned "the height difference",
 //! subtracted, and answered with the difference. When the question asks
 //! for a ratio (in one of several languages) and the run's computing
-//! calls have only subtracted, never divided, the answer is sent back
-//! once and the next turn must compute
+//! calls have only subtracted (or added: the 0.5B model added the two
+//! lengths), never divided, the answer is sent back once and the next
+//! turn must compute
 //! ([`Budget::compute_when_planned`](crate::Budget)).
 
 use serde::{Deserialize, Serialize};
@@ -59,8 +60,10 @@ const COUNTING_VERBS: &[&str] = &[
 pub(super) struct RatioAsked {
     /// The question asks how many times one thing is another.
     asked: bool,
-    /// A computing call that gave a result subtracted.
-    subtracted: bool,
+    /// A computing call that gave a result subtracted, added or
+    /// multiplied, and did not divide.
+    #[serde(alias = "subtracted")]
+    undivided: bool,
     /// A computing call that gave a result divided.
     divided: bool,
     /// An answer was sent back for it (once per run).
@@ -102,16 +105,18 @@ impl RatioAsked {
             let computed = computed_side(text).unwrap_or(text).replace('−', "-");
             if computed.contains(['/', '÷']) {
                 self.divided = true;
-            } else if subtracts(&calculator_form(&computed)) {
-                self.subtracted = true;
+            } else if subtracts(&calculator_form(&computed)) || computed.contains(['+', '*', '×'])
+            {
+                self.undivided = true;
             }
         }
     }
 
     /// Whether an answer now is sent back: the question asks for a ratio,
-    /// a call subtracted and none divided, and none was sent back before.
+    /// a call subtracted (or added, or multiplied) and none divided, and
+    /// none was sent back before.
     pub(super) fn sends_back(&mut self) -> bool {
-        let send = self.asked && self.subtracted && !self.divided && !self.sent_back;
+        let send = self.asked && self.undivided && !self.divided && !self.sent_back;
         self.sent_back |= send;
         send
     }
@@ -152,6 +157,10 @@ mod tests {
         divided.computed(&json!({"expression": "8849 / 330"}));
         divided.computed(&json!({"expression": "26.8 - 1"}));
         assert!(!divided.sends_back());
+        // A sum is no ratio either (the 0.5B model added the lengths).
+        let mut added = RatioAsked::of("How many times longer is the Great Wall than the Amazon?");
+        added.computed(&json!({"expression": "21196 + 6400"}));
+        assert!(added.sends_back());
         // No ratio asked: a difference stands.
         let mut difference = RatioAsked::of("How much taller is Mount Everest?");
         difference.computed(&json!({"expression": "8849 - 330"}));

@@ -415,7 +415,7 @@ pub(super) fn unseen_names_reason(names: &[String], can_call: bool) -> String {
 pub(super) fn ratio_reason(computing: &[String]) -> String {
     let tool = computing.first().map_or("the calculator", String::as_str);
     format!(
-        "the question asks how many times one is the other, and only a difference has been computed: \
+        "the question asks how many times one is the other, and nothing has been divided yet: \
          that is a division. Call {tool} now with the one divided by the other"
     )
 }
