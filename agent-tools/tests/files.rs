@@ -1443,6 +1443,36 @@ async fn a_file_missing_from_the_folder_named_is_not_read_from_another_folder() 
     );
     assert!(!missing.contains("132.55"), "{missing}");
     assert!(!missing.contains("bills/gas"), "{missing}");
+    // Nor is the gas bill listed when the folder's own files are named
+    // unlike the one asked for.
+    std::fs::rename(
+        root.join("bills/electricity/2024-10.txt"),
+        root.join("bills/electricity/october.txt"),
+    )
+    .unwrap();
+    std::fs::rename(
+        root.join("bills/electricity/2024-11.txt"),
+        root.join("bills/electricity/november.txt"),
+    )
+    .unwrap();
+    let missing = call(
+        &tools,
+        "read_file",
+        json!({"path": "bills/electricity/2024-12.txt"}),
+    )
+    .await;
+    let text = match missing {
+        Ok(text) | Err((_, text)) => text,
+    };
+    assert!(!text.contains("gas"), "{text}");
+    // A file deeper in the folder named is still read in its place.
+    std::fs::create_dir_all(root.join("logs/auth")).unwrap();
+    std::fs::write(root.join("logs/app.log"), "started\n").unwrap();
+    std::fs::write(root.join("logs/auth/2024-05-02.log"), "login ok\n").unwrap();
+    let read = call(&tools, "read_file", json!({"path": "logs/2024-05-02.log"}))
+        .await
+        .unwrap();
+    assert!(read.contains("login ok"), "{read}");
     // A folder that holds no file of the kind asked for is no lead: the
     // file of that name elsewhere is read, as before.
     let read = call(&tools, "read_file", json!({"path": "bills/2024-12.txt"}))

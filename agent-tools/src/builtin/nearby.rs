@@ -110,31 +110,40 @@ pub(crate) fn holds(root: &FileRoot, dir: &Path) -> String {
 /// [`hint`] names them).
 pub(crate) fn similar_paths(root: &FileRoot, given: &str) -> Vec<String> {
     let shown: Vec<String> = walk(root.path()).iter().map(|f| root.relative(f)).collect();
-    let similar = similar(given, &shown);
-    let in_folder = in_named_folder(given, similar.clone());
-    if in_folder.is_empty() {
-        similar
-    } else {
-        in_folder
-    }
+    similar(given, &without_sibling_folders(given, shown))
 }
 
-/// Of `paths`, those in the folder `given` names, when that folder is
-/// there and holds files of the kind `given` names (its extension): the
-/// file meant would be in it, and a file of the same name in another
-/// folder is another thing (asked for `bills/electricity/2024-12.txt`,
-/// which is not there, a read showed `bills/gas/2024-12.txt`, and the
-/// 1.5B model gave the gas bill as the electricity bill). The folder is
+/// `paths` without those under a sibling of the folder `given` names (a
+/// folder beside it, under the same parent), when that folder is there
+/// and holds files of the kind `given` names (its extension): the file
+/// meant would be in it, and a file of the same name in a folder beside
+/// it is another thing (asked for `bills/electricity/2024-12.txt`, which
+/// is not there, a read showed `bills/gas/2024-12.txt`, and the 1.5B
+/// model gave the gas bill as the electricity bill; `comptes/2023/` is
+/// not `comptes/2024/`). Files deeper in the folder or above it stay
+/// (`logs/auth/2024-05-02.log` for `logs/2024-05-02.log`). The folder is
 /// matched by its last parts (`/home/user/bills/electricity` is
-/// `bills/electricity`). All of `paths` when there is no such folder.
-fn in_named_folder(given: &str, paths: Vec<String>) -> Vec<String> {
-    match named_folder(given, &paths) {
-        Some(folder) => paths
-            .into_iter()
-            .filter(|path| parent_of(path).is_some_and(|dir| fold(dir) == folder))
-            .collect(),
-        None => paths,
-    }
+/// `bills/electricity`).
+fn without_sibling_folders(given: &str, paths: Vec<String>) -> Vec<String> {
+    let Some(folder) = named_folder(given, &paths) else {
+        return paths;
+    };
+    let parent = parent_of(&folder).unwrap_or("");
+    let beside = |dir: &str| -> bool {
+        if dir == folder || dir.starts_with(&format!("{folder}/")) {
+            return false;
+        }
+        let rest = if parent.is_empty() {
+            Some(dir)
+        } else {
+            dir.strip_prefix(&format!("{parent}/"))
+        };
+        rest.is_some_and(|rest| !rest.is_empty())
+    };
+    paths
+        .into_iter()
+        .filter(|path| !beside(&parent_of(path).map(fold).unwrap_or_default()))
+        .collect()
 }
 
 /// The folder (folded) that `given` names and `paths` show holding a file
@@ -181,7 +190,7 @@ fn parent_of(path: &str) -> Option<&str> {
 pub(crate) fn closest_file(root: &FileRoot, given: &str) -> Option<String> {
     let files = walk(root.path());
     let shown: Vec<String> = files.iter().map(|f| root.relative(f)).collect();
-    let shown = in_named_folder(given, shown);
+    let shown = without_sibling_folders(given, shown);
     let scored = scored(given, &shown);
     match scored.as_slice() {
         [(best, path), rest @ ..]

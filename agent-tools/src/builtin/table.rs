@@ -466,38 +466,119 @@ pub(super) fn matching_rows_summary(
 /// rows is the sum over that span, which a question about one month of
 /// it does not ask for (asked how many blue kettles sold in March, the
 /// 1.5B model answered with the sum of the quarter's three months).
+/// Dates written with `/` are read day first when a first part is over
+/// twelve, month first when a second one is, and not at all when no part
+/// says which (`02/10/2024` and `10/02/2024`).
 fn date_span<'a>(cells: impl Iterator<Item = &'a str>) -> Option<(&'a str, &'a str)> {
-    let mut dated: Vec<((u32, u32, u32), &str)> = Vec::new();
+    let mut dated: Vec<(DateParts, &str)> = Vec::new();
     for cell in cells {
-        dated.push((date_of(cell)?, cell));
+        dated.push((date_parts(cell)?, cell));
     }
-    let first = dated.iter().min_by_key(|(date, _)| *date)?;
-    let last = dated.iter().max_by_key(|(date, _)| *date)?;
-    (first.0 != last.0).then_some((first.1, last.1))
+    let slashed = dated.iter().any(|(d, _)| d.slashed);
+    let day_first = dated.iter().any(|(d, _)| d.slashed && d.first > 12);
+    let month_first = dated.iter().any(|(d, _)| d.slashed && d.second > 12);
+    let month_first = match (slashed, day_first, month_first) {
+        (false, _, _) | (true, true, false) => false,
+        (true, false, true) => true,
+        _ => return None,
+    };
+    let key = |d: &DateParts| d.ordered(month_first);
+    let first = dated.iter().min_by_key(|(d, _)| key(d))?;
+    let last = dated.iter().max_by_key(|(d, _)| key(d))?;
+    let (first_key, last_key) = (key(&first.0)?, key(&last.0)?);
+    (first_key != last_key).then_some((first.1, last.1))
 }
 
-/// The year, month and day (0 when not written) of a cell written as a
-/// date, year first with `-` or day first with `/` or `.`.
-fn date_of(cell: &str) -> Option<(u32, u32, u32)> {
+/// A cell written as a date: year first with `-` (`first` the month,
+/// `second` the day, 0 when not written), or the year last with `/` or
+/// `.` (`first` and `second` the two parts before it).
+struct DateParts {
+    year: u32,
+    first: u32,
+    second: u32,
+    year_first: bool,
+    slashed: bool,
+}
+
+impl DateParts {
+    /// Year, month and day, for ordering; `None` when the month is no
+    /// month.
+    fn ordered(&self, month_first: bool) -> Option<(u32, u32, u32)> {
+        let (month, day) = if self.year_first || month_first {
+            (self.first, self.second)
+        } else {
+            (self.second, self.first)
+        };
+        ((1..=12).contains(&month) && day <= 31).then_some((self.year, month, day))
+    }
+}
+
+/// The parts of a cell written as a date (a time after it read past).
+fn date_parts(cell: &str) -> Option<DateParts> {
     let date = cell.trim().split(['T', ' ']).next()?;
     let parts: Vec<&str> = date.split(['-', '/', '.']).collect();
-    let number = |p: &str| {
-        (!p.is_empty() && p.len() <= 4 && p.bytes().all(|b| b.is_ascii_digit()))
+    let number = |p: &str, digits: std::ops::RangeInclusive<usize>| {
+        (digits.contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()))
             .then(|| p.parse::<u32>().ok())
             .flatten()
     };
-    let (year, month, day) = match parts.as_slice() {
-        [y, m] if y.len() == 4 && date.contains('-') => (number(y)?, number(m)?, 0),
-        [y, m, d] if y.len() == 4 && date.contains('-') => (number(y)?, number(m)?, number(d)?),
-        [d, m, y] if y.len() == 4 && !date.contains('-') => (number(y)?, number(m)?, number(d)?),
+    let dashed = date.contains('-');
+    let parts = match parts.as_slice() {
+        [y, m] if dashed => DateParts {
+            year: number(y, 4..=4)?,
+            first: number(m, 1..=2)?,
+            second: 0,
+            year_first: true,
+            slashed: false,
+        },
+        [y, m, d] if dashed => DateParts {
+            year: number(y, 4..=4)?,
+            first: number(m, 1..=2)?,
+            second: number(d, 1..=2)?,
+            year_first: true,
+            slashed: false,
+        },
+        [a, b, y] if !dashed => DateParts {
+            year: number(y, 4..=4)?,
+            first: number(a, 1..=2)?,
+            second: number(b, 1..=2)?,
+            year_first: false,
+            slashed: date.contains('/'),
+        },
         _ => return None,
     };
-    ((1..=12).contains(&month) && day <= 31).then_some((year, month, day))
+    // A dotted date is day first; either way its parts must make one.
+    parts
+        .ordered(parts.slashed && parts.second > 12)
+        .map(|_| parts)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_date_span_is_read_only_from_dates_it_can_order() {
+        let span = |cells: &[&'static str]| date_span(cells.iter().copied());
+        assert_eq!(span(&["2024-03", "2024-01"]), Some(("2024-01", "2024-03")));
+        assert_eq!(
+            span(&["14/03/2024", "02/03/2024"]),
+            Some(("02/03/2024", "14/03/2024"))
+        );
+        assert_eq!(
+            span(&["03/14/2024", "03/02/2024"]),
+            Some(("03/02/2024", "03/14/2024"))
+        );
+        assert_eq!(
+            span(&["14.03.2024", "2.3.2024"]),
+            Some(("2.3.2024", "14.03.2024"))
+        );
+        // Which part is the month cannot be told; codes are no dates.
+        assert_eq!(span(&["02/10/2024", "10/02/2024"]), None);
+        assert_eq!(span(&["2024-001", "2024-007"]), None);
+        assert_eq!(span(&["2024-13", "2024-01"]), None);
+        assert_eq!(span(&["2024-03", "2024-03"]), None);
+    }
 
     #[test]
     fn a_csv_separated_by_semicolons_is_read_so() {
