@@ -14,11 +14,18 @@ use forced::{builtin_agent, call_step as call};
 
 #[tokio::test]
 async fn a_call_that_copies_the_mark_of_a_cut_runaway_is_told_what_it_is() {
+    // A reply that ran away (its piece written thirty times), then a
+    // call that copies the mark the run left in its place.
+    let runaway = format!(
+        r#"{{"expression": "4.2 * 2.6 * 3{}"}}"#,
+        " * 2.6 * 3".repeat(30)
+    );
     let model = Arc::new(
         ScriptedModel::new()
+            .text(call("calculator", &runaway))
             .text(call(
                 "calculator",
-                r#"{"expression": "4.2 * 2.6 * 3 * 2.6…"}"#,
+                r#"{"expression": "4.2 * 2.6 * 3 * 2.6 * 3…"}"#,
             ))
             .text(call("calculator", r#"{"expression": "4.2 * 2.6 * 3"}"#))
             .text("Thought: The area.\nFinal Answer: 32.76"),
@@ -28,7 +35,7 @@ async fn a_call_that_copies_the_mark_of_a_cut_runaway_is_told_what_it_is() {
         .await;
     assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
     let requests = model.requests();
-    let told = &requests[1].messages.last().unwrap().content;
+    let told = &requests[2].messages.last().unwrap().content;
     assert!(
         told.contains(
             "`…` marks where an earlier reply wrote one piece again and again and was cut; \
@@ -36,4 +43,22 @@ async fn a_call_that_copies_the_mark_of_a_cut_runaway_is_told_what_it_is() {
         ),
         "{told}"
     );
+}
+
+#[tokio::test]
+async fn a_mark_no_runaway_left_gets_the_tools_error_alone() {
+    let model = Arc::new(
+        ScriptedModel::new()
+            .text(call("calculator", r#"{"expression": "4.2 * 2.6…"}"#))
+            .text(call("calculator", r#"{"expression": "4.2 * 2.6"}"#))
+            .text("Thought: Done.\nFinal Answer: 10.92"),
+    );
+    let outcome = builtin_agent(&model, &["calculator"], Budget::default())
+        .run("What is 4.2 times 2.6?")
+        .await;
+    assert_eq!(outcome.stop_reason, StopReason::FinalAnswer);
+    let requests = model.requests();
+    let told = &requests[1].messages.last().unwrap().content;
+    assert!(told.contains("Error"), "{told}");
+    assert!(!told.contains("marks where"), "{told}");
 }

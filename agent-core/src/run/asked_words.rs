@@ -27,19 +27,24 @@ const QUESTION_WORDS: &[&str] = &[
     "them", "they", "your", "also", "just", "only", "some", "been", "please", "tell", "dans",
     "pour", "avec", "sont", "quel", "quelle", "combien", "welche", "welcher", "sind", "haben",
     "nach", "wieviel", "para", "como", "cuál", "cuánto", "cuántos", "quanto", "quanti", "qual",
-    "quale", "sono",
+    "quale", "sono", "total", "amount", "spent", "spend", "file", "files", "folder", "month",
+    "months", "year", "years", "number", "average",
 ];
 
 /// The note for a search that found nothing (`arguments` as the model
 /// wrote them) and showed `shown` in its place: the words of `question`
 /// that lines of `shown` hold (lines with a file tool's gutter; not the
-/// paths, not the note's own words) and the call does not. A word in
-/// more than half of those lines is no lead (a header every row
-/// repeats). `None` when there is no such word.
+/// paths, not the note's own words, not a table's header line) and the
+/// call does not. A word in more than half of those lines is no lead (a
+/// column every row repeats). `None` when there is no such word.
 pub(super) fn asked_words_note(question: &str, arguments: &Value, shown: &str) -> Option<String> {
+    // A table's header line names its columns, not what a row is about.
+    let is_header =
+        |number: &str, line: &str| number == "1" && line.contains([',', ';', '|', '\t']);
     let lines: Vec<String> = gutter_lines(shown)
         .into_iter()
-        .map(str::to_lowercase)
+        .filter(|(number, line)| !is_header(number, line))
+        .map(|(_, line)| line.to_lowercase())
         .collect();
     if lines.is_empty() {
         return None;
@@ -123,13 +128,17 @@ mod tests {
     #[test]
     fn paths_the_call_and_words_in_most_lines_are_no_lead() {
         // `comptes` is only in the paths, `fevrier` too; the call has `loyer`.
+        // `montant` is in the header line only, `loyer` in the call.
         let question = "loyer et montant de comptes en fevrier";
-        let note = asked_words_note(question, &json!({"pattern": "loyer"}), SHOWN);
-        // `montant` is in the header line only.
-        assert!(
-            note.is_some_and(
-                |n| n.contains("`montant` is in 1 line above") && !n.contains("comptes")
-            )
+        assert_eq!(
+            asked_words_note(question, &json!({"pattern": "loyer"}), SHOWN),
+            None
+        );
+        let question = "total amount spent on fuel";
+        let shown = "1| date,category,amount\n2| 2024-01-02,rent,780\n3| 2024-01-05,food,84\n";
+        assert_eq!(
+            asked_words_note(question, &json!({"pattern": "fuel"}), shown),
+            None
         );
         let every_row = "1| kettle,blue\n2| kettle,red\n3| kettle,green\n";
         assert_eq!(

@@ -166,15 +166,15 @@ impl LastComputed {
     /// call with `arguments` takes them again on this call's result, as
     /// the result was shown or rounded (`410.89 / 36` after
     /// `18490 * 0.8 / 36` gave 410.888…; `24.5 / 13600 * 100` after
-    /// `3332 / 13600 * 100` gave 24.5), and a number of those steps is
-    /// one the question gives once. The 1.5B model, its monthly rate
+    /// `3332 / 13600 * 100` gave 24.5), and those steps divide by a
+    /// number the question gives once. The 1.5B model, its monthly rate
     /// worked out, took it for the total and divided it by the months
     /// again; the 0.5B model took a growth in percent and divided it by
-    /// the base and multiplied it by 100 again, and again. Steps the
-    /// question asks for more than once (its number written twice), or
-    /// whose numbers the question does not give (`* 1.03` a year,
-    /// `/ 1024` a unit), are no such slip; a model that means the steps
-    /// twice can write both in one expression.
+    /// the base and multiplied it by 100 again, and again. Steps that
+    /// only multiply or add (a year of interest, `* (1 + 3/100)`; a
+    /// yearly growth, `+ 150`), divide by a number the question writes
+    /// twice or not at all (`/ 1024` a unit) are no such slip; a model
+    /// that means the steps twice can write both in one expression.
     pub(super) fn step_taken_twice(&self, arguments: &Value, question: &str) -> Option<String> {
         let now = written_of(arguments);
         let compact = without_spaces(&now);
@@ -197,7 +197,7 @@ impl LastComputed {
         }
         let first = value_of(first_text)?;
         let asked = values_in(question);
-        let given_once = values_in(tail)
+        let given_once = divisors(tail)
             .iter()
             .any(|v| asked.iter().filter(|a| same(**a, *v)).count() == 1);
         (given_once && shows_result(first_text, first, self.value)).then(|| {
@@ -232,6 +232,20 @@ impl LastComputed {
         let mut changed = before.iter().zip(&now).filter(|(b, n)| !same(**b, **n));
         matches!((changed.next(), changed.next()), (Some((_, n)), None) if same(*n, self.value))
     }
+}
+
+/// The numbers that `tail` (an expression without spaces) divides by:
+/// each number right after a `/` or `÷`.
+fn divisors(tail: &str) -> Vec<f64> {
+    tail.match_indices(['/', '÷'])
+        .filter_map(|(at, mark)| {
+            let after = &tail[at + mark.len()..];
+            let end = after
+                .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+                .unwrap_or(after.len());
+            value_of(&after[..end]).filter(|_| end > 0)
+        })
+        .collect()
 }
 
 /// `text` without its whitespace.
@@ -410,6 +424,24 @@ mod tests {
         );
         assert_eq!(
             last.step_taken_twice(&expression("24.5 / 100"), question),
+            None
+        );
+        // Steps that multiply or add, with a number the question gives
+        // once: a year of interest, a yearly growth.
+        let last = computed("5000 * (1 + 3/100)", "5150");
+        assert_eq!(
+            last.step_taken_twice(
+                &expression("5150 * (1 + 3/100)"),
+                "I invest 5000 at 3% per year. How much after 2 years?"
+            ),
+            None
+        );
+        let last = computed("1200 + 150", "1350");
+        assert_eq!(
+            last.step_taken_twice(
+                &expression("1350 + 150"),
+                "A town of 1,200 grows by 150 people a year. Its population after 2 years?"
+            ),
             None
         );
         // A number the question does not give, or gives twice.

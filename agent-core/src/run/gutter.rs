@@ -29,10 +29,11 @@ pub(super) fn split_gutters(text: &str) -> (Vec<&str>, Cow<'_, str>) {
     (numbers, Cow::Owned(rest))
 }
 
-/// The lines of `text` that have a gutter, each without it.
-pub(super) fn gutter_lines(text: &str) -> Vec<&str> {
+/// The lines of `text` that have a gutter: each one's number and its
+/// text without the gutter.
+pub(super) fn gutter_lines(text: &str) -> Vec<(&str, &str)> {
     text.lines()
-        .filter_map(|line| gutter_of(line).map(|(_, after)| &line[after..]))
+        .filter_map(|line| gutter_of(line).map(|(number, after)| (number, &line[after..])))
         .collect()
 }
 

@@ -184,7 +184,9 @@ impl Run {
             self.check_unseen_names(&mut interpretation.turn.decision);
         }
         // What the run keeps of the reply, and sends back from now on.
-        super::runaway::cut_runaways(&mut interpretation.message);
+        if super::runaway::cut_runaways(&mut interpretation.message) {
+            self.state.progress.cut_runaway = true;
+        }
         let turn = interpretation.turn;
         if let Some(limit) = answer_turn {
             let text = interpretation.message.content.clone();

@@ -544,11 +544,17 @@ impl Run {
                     if observation.error.is_none() && self.state.budget.ground_numbers && !echoed {
                         self.state.grounding.learn(&observation.content);
                     }
-                    if !note_runaway_argument(&call.arguments, &mut observation) {
+                    if !note_runaway_argument(
+                        &call.arguments,
+                        &mut observation,
+                        self.state.progress.cut_runaway,
+                    ) {
                         self.hint_lookup_before_computing(&call.arguments, &mut observation);
                         self.show_column_numbers(call, &mut observation);
                     }
-                    // A search that found nothing, with the question's
+                    let seen = self.count_result(&observation);
+                    // (After the result is counted: a note is not part of
+                    // it.) A search that found nothing, with the question's
                     // own words in the lines it showed instead.
                     let missed = observation.missed
                         || (observation.error.is_none() && !observation.found_something());
@@ -579,7 +585,6 @@ impl Run {
                             observation.content.push_str(&note);
                         }
                     }
-                    let seen = self.count_result(&observation);
                     // (A search that missed again, showing the same files in
                     // its place, is no nearer the answer than one that found
                     // nothing.)

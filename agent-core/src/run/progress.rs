@@ -21,6 +21,9 @@ pub(super) struct ToolProgress {
     pub(super) found_something: bool,
     /// Every call of the last round failed (or was not run).
     pub(super) last_round_failed: bool,
+    /// A reply of the run had a runaway cut, with `…` in its place.
+    #[serde(default)]
+    pub(super) cut_runaway: bool,
     /// The model was already asked to try again once.
     pub(super) retry_asked: bool,
     /// How often each successful result (tool and content, hashed) came

@@ -33,30 +33,39 @@ const RUNAWAY_COPIES: usize = 6;
 const RUNAWAY_PIECE_BYTES: usize = 64;
 
 /// Cuts the runaways of an assistant message: its text and the string
-/// values of its tool calls' arguments.
-pub(super) fn cut_runaways(message: &mut Message) {
+/// values of its tool calls' arguments; whether it cut any.
+pub(super) fn cut_runaways(message: &mut Message) -> bool {
     if message.role != Role::Assistant {
-        return;
+        return false;
     }
+    let mut cut_any = false;
     if let Some(cut) = without_runaways(&message.content) {
         message.content = cut;
+        cut_any = true;
     }
     for call in &mut message.tool_calls {
-        cut_in_value(&mut call.arguments);
+        cut_any |= cut_in_value(&mut call.arguments);
     }
+    cut_any
 }
 
 /// Notes on a failed call whose argument wrote one piece again and
-/// again (the reply ran away until it was cut) that the call is to be
+/// again (the reply ran away until it was cut), or that copies the `…`
+/// of a runaway the run cut before (`cut_before`), that the call is to be
 /// written again, short; whether it did. The tool's own error names only
 /// the symptom (`the expression ends too early`), and a model shown it
 /// writes the same runaway again. A call that worked keeps its result
 /// alone: a sum of many equal amounts repeats a piece too.
-pub(super) fn note_runaway_argument(arguments: &Value, observation: &mut Observation) -> bool {
+pub(super) fn note_runaway_argument(
+    arguments: &Value,
+    observation: &mut Observation,
+    cut_before: bool,
+) -> bool {
     if observation.error.is_none() {
         return false;
     }
-    if copies_the_cut(arguments) {
+    // (Only after a cut: the run's tools write `…` of their own.)
+    if cut_before && copies_the_cut(arguments) {
         // The model copied the `…` that stands for its cut runaway (the
         // 1.5B model sent `4.2 * 2.6 * 3 * 2.6…` three times, told each
         // time only that `…` was unexpected).
@@ -119,16 +128,32 @@ fn has_runaway(text: &str) -> bool {
         || !counting_runaways(text).is_empty()
 }
 
-fn cut_in_value(value: &mut Value) {
+/// Cuts the runaways of the strings in `value`; whether it cut any.
+fn cut_in_value(value: &mut Value) -> bool {
     match value {
-        Value::String(text) => {
-            if let Some(cut) = without_runaways(text) {
+        Value::String(text) => match without_runaways(text) {
+            Some(cut) => {
                 *text = cut;
+                true
             }
+            None => false,
+        },
+        Value::Array(items) => {
+            items
+                .iter_mut()
+                .map(cut_in_value)
+                .filter(|&cut| cut)
+                .count()
+                > 0
         }
-        Value::Array(items) => items.iter_mut().for_each(cut_in_value),
-        Value::Object(map) => map.values_mut().for_each(cut_in_value),
-        _ => {}
+        Value::Object(map) => {
+            map.values_mut()
+                .map(cut_in_value)
+                .filter(|&cut| cut)
+                .count()
+                > 0
+        }
+        _ => false,
     }
 }
 

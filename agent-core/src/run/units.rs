@@ -96,6 +96,7 @@ const UNITS: &[Unit] = &[
         words: &[
             "mile",
             "miles",
+            "mi",
             "millas",
             "milles",
             "miglia",
@@ -150,24 +151,12 @@ const UNITS: &[Unit] = &[
             "千克",
         ],
     },
+    // Only the abbreviations: "pounds", "libras", "livres", "Pfund" are
+    // as often money (and "livres" books).
     Unit {
         kind: Kind::Mass,
         name: "pounds",
-        words: &[
-            "pound",
-            "pounds",
-            "lb",
-            "lbs",
-            "libras",
-            "livres",
-            "libbre",
-            "pfund",
-            "funtach",
-            "фунтах",
-            "фунтов",
-            "ポンド",
-            "磅",
-        ],
+        words: &["lb", "lbs"],
     },
     Unit {
         kind: Kind::Volume,
@@ -191,6 +180,7 @@ const UNITS: &[Unit] = &[
         words: &[
             "gallon",
             "gallons",
+            "gal",
             "galones",
             "gallonen",
             "galões",
@@ -212,8 +202,8 @@ const ASKED_IN: &[&str] = &[
 /// What the run knows of a unit the question asks its answer in.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub(super) struct UnitAsked {
-    /// The index in [`UNITS`] of the unit asked, if any.
-    asked: Option<usize>,
+    /// The name of the unit asked (in [`UNITS`]), if any.
+    asked: Option<String>,
     /// A result was given its note (once per run).
     noted: bool,
 }
@@ -221,22 +211,31 @@ pub(super) struct UnitAsked {
 impl UnitAsked {
     /// Reads `question` for a unit its answer is asked in.
     pub(super) fn of(question: &str) -> Self {
-        let lower = question
-            .to_lowercase()
-            .replace("°f", " fahrenheit ")
-            .replace("°c", " celsius ");
+        let lower = with_unit_names(question);
         let words: Vec<&str> = lower
             .split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
             .collect();
+        // `in <unit>`, `in degrees <unit>`; not `in 5 miles`, a quantity
+        // given, not the unit asked.
         let spaced = words.iter().enumerate().find_map(|(i, word)| {
             let unit = unit_of_word(word)?;
             let before = &words[i.saturating_sub(2)..i];
-            before.iter().any(|w| ASKED_IN.contains(w)).then_some(unit)
+            let asked_in = before.iter().rposition(|w| ASKED_IN.contains(w))?;
+            let between = &before[asked_in + 1..];
+            (!between
+                .iter()
+                .any(|w| w.chars().any(|c| c.is_ascii_digit())))
+            .then_some(unit)
         });
-        let asked = spaced.or_else(|| unspaced_unit(&lower));
+        // In a script without spaces, a unit alone: with two (a quantity
+        // in one, the answer in the other) which is asked is not read.
+        let unspaced = match unspaced_units(&lower).as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        };
         Self {
-            asked,
+            asked: spaced.or(unspaced).map(|u| UNITS[u].name.to_string()),
             noted: false,
         }
     }
@@ -245,14 +244,13 @@ impl UnitAsked {
     /// of the kind asked, and not in the unit asked: the first such
     /// result only. `computing` names the tool to convert with.
     pub(super) fn note(&mut self, result: &str, computing: Option<&str>) -> Option<String> {
-        let asked = self.asked?;
+        let asked = UNITS
+            .iter()
+            .position(|u| Some(u.name) == self.asked.as_deref())?;
         if self.noted {
             return None;
         }
-        let lower = result
-            .to_lowercase()
-            .replace("°f", " fahrenheit ")
-            .replace("°c", " celsius ");
+        let lower = with_unit_names(result);
         let given: Vec<usize> = units_in(&lower);
         if given.contains(&asked) {
             return None;
@@ -276,14 +274,29 @@ fn unit_of_word(word: &str) -> Option<usize> {
     UNITS.iter().position(|u| u.words.contains(&word))
 }
 
-/// The unit written in a script without spaces or cases (`華氏`,
-/// `マイル`), found inside a longer run of text, if any.
-fn unspaced_unit(text: &str) -> Option<usize> {
+/// The units written in a script without spaces or cases (`華氏`,
+/// `マイル`), found inside longer runs of text, in [`UNITS`] order.
+fn unspaced_units(text: &str) -> Vec<usize> {
     let uncased =
         |w: &str| !w.is_ascii() && w.chars().all(|c| !c.is_lowercase() && !c.is_uppercase());
-    UNITS
-        .iter()
-        .position(|u| u.words.iter().any(|w| uncased(w) && text.contains(w)))
+    (0..UNITS.len())
+        .filter(|&u| {
+            UNITS[u]
+                .words
+                .iter()
+                .any(|w| uncased(w) && text.contains(w))
+        })
+        .collect()
+}
+
+/// `text` in lower case, with the degree signs written as the units'
+/// names (`°F`, `℉`).
+fn with_unit_names(text: &str) -> String {
+    text.to_lowercase()
+        .replace("°f", " fahrenheit ")
+        .replace("°c", " celsius ")
+        .replace('℉', " fahrenheit ")
+        .replace('℃', " celsius ")
 }
 
 /// The units `text` (lower case) writes, each once, in [`UNITS`] order.
@@ -293,7 +306,7 @@ fn units_in(text: &str) -> Vec<usize> {
         .filter(|w| !w.is_empty())
         .collect();
     let mut found: Vec<usize> = words.iter().filter_map(|w| unit_of_word(w)).collect();
-    found.extend(unspaced_unit(text));
+    found.extend(unspaced_units(text));
     found.sort_unstable();
     found.dedup();
     found
@@ -365,7 +378,7 @@ mod tests {
                 "330 metres",
                 "feet",
             ),
-            ("How heavy is it in pounds?", "it weighs 12 kg", "pounds"),
+            ("How heavy is it in lbs?", "it weighs 12 kg", "pounds"),
             (
                 "Какова температура кипения воды по Фаренгейту? Ответ в градусах Фаренгейта",
                 "100 degrees Celsius",
@@ -394,6 +407,14 @@ mod tests {
             ("How far is it in miles?", "it weighs 12 kg"),
             ("How many km is a marathon?", "42 miles"),
             ("What is the boiling point in Fahrenheit?", "212 °F, 100 °C"),
+            ("What is the boiling point in Fahrenheit?", "212℉"),
+            ("How many kilometres in 5 miles?", "8.05 kilometres"),
+            (
+                "What does 1 kg of coffee cost in pounds?",
+                "12 euros per kg",
+            ),
+            ("这条路长5公里，合多少英里？", "5 kilometres"),
+            ("How far is the Moon in miles?", "384,400 km (238,855 mi)"),
         ] {
             let mut asked = UnitAsked::of(question);
             assert_eq!(asked.note(result, None), None, "{question}");
