@@ -60,6 +60,11 @@ pub(super) fn column_call<'a>(
                 .find_map(|name| table_column(&text, name).or_else(|| listed_column(&text, name)));
             if let Some((column, values)) = found {
                 let text = rewritten(expression, named, &values);
+                // A call that also picks its rows (`sum(montant) for
+                // line in lines where …`) would sum every row.
+                if filters_rows(&text) {
+                    return None;
+                }
                 return Some(ColumnCall {
                     named: named.clone(),
                     column,
@@ -70,6 +75,18 @@ pub(super) fn column_call<'a>(
         }
     }
     None
+}
+
+/// Whether `text` picks its rows in words (`for … in … where …`, a
+/// comparison, a quoted value): a shown sum of the whole column would
+/// not be what it asks for.
+fn filters_rows(text: &str) -> bool {
+    const FILTER_WORDS: [&str; 8] = ["for", "in", "where", "if", "and", "or", "select", "filter"];
+    text.contains(['\'', '"'])
+        || text.contains("==")
+        || text
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|word| FILTER_WORDS.contains(&word.to_lowercase().as_str()))
 }
 
 /// The names (words, not numbers) inside `f(<name>)` for a list or count
@@ -346,6 +363,14 @@ mod tests {
         assert!(column_call("sum(eleve)", [NOTES]).is_none());
         // Numbers, or a list, are no name.
         assert!(column_call("sum(12, 15) / count(3)", [NOTES]).is_none());
+        // A call that filters its rows in words is no sum to show.
+        assert!(
+            column_call(
+                "sum(note) for line in lines where line['eleve'] == 'Ana'",
+                [NOTES]
+            )
+            .is_none()
+        );
         // A name outside a list function is left alone.
         assert!(column_call("note * 2", [NOTES]).is_none());
         assert!(column_call("sum(notes)", std::iter::empty()).is_none());
