@@ -41,10 +41,10 @@ pub(super) fn asked_words_note(question: &str, arguments: &Value, shown: &str) -
     // A table's header line names its columns, not what a row is about.
     let is_header =
         |number: &str, line: &str| number == "1" && line.contains([',', ';', '|', '\t']);
-    let lines: Vec<String> = gutter_lines(shown)
+    let lines: Vec<Vec<String>> = gutter_lines(shown)
         .into_iter()
         .filter(|(number, line)| !is_header(number, line))
-        .map(|(_, line)| line.to_lowercase())
+        .map(|(_, line)| words(line).collect())
         .collect();
     if lines.is_empty() {
         return None;
@@ -55,10 +55,7 @@ pub(super) fn asked_words_note(question: &str, arguments: &Value, shown: &str) -
         if found.iter().any(|(w, _)| *w == word) || called.contains(&word) {
             continue;
         }
-        let holding = lines
-            .iter()
-            .filter(|line| words(line).any(|w| w == word))
-            .count();
+        let holding = lines.iter().filter(|line| line.contains(&word)).count();
         if holding > 0 && holding * 2 <= lines.len().max(2) {
             found.push((word, holding));
         }

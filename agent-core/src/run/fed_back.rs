@@ -188,11 +188,7 @@ impl LastComputed {
         }
         let last = without_spaces(&self.written);
         let last = without_outer_parens(&last);
-        let depth = tail.chars().try_fold(0i32, |depth, c| {
-            let depth = depth + i32::from(c == '(') - i32::from(c == ')');
-            (depth >= 0).then_some(depth)
-        });
-        if !last.ends_with(tail) || last.len() == tail.len() || depth != Some(0) {
+        if !last.ends_with(tail) || last.len() == tail.len() || !balanced(tail) {
             return None;
         }
         let first = value_of(first_text)?;
@@ -206,11 +202,9 @@ impl LastComputed {
             let after =
                 written.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ',');
             let after = after.trim();
-            let opened = now.trim().starts_with('(') && after.ends_with(')');
-            let steps = if opened {
-                &after[..after.len() - 1]
-            } else {
-                after
+            let steps = match after.strip_suffix(')') {
+                Some(inside) if now.trim().starts_with('(') => inside,
+                _ => after,
             };
             steps.trim().to_string()
         })
@@ -253,15 +247,20 @@ fn without_spaces(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
+/// Whether every parenthesis of `text` closes one opened before it, and
+/// all are closed.
+fn balanced(text: &str) -> bool {
+    text.chars().try_fold(0i32, |depth, c| {
+        let depth = depth + i32::from(c == '(') - i32::from(c == ')');
+        (depth >= 0).then_some(depth)
+    }) == Some(0)
+}
+
 /// `text` without parentheses around the whole of it.
 fn without_outer_parens(text: &str) -> &str {
     let mut text = text;
     while let Some(inner) = text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
-        let balanced = inner.chars().try_fold(0i32, |depth, c| {
-            let depth = depth + i32::from(c == '(') - i32::from(c == ')');
-            (depth >= 0).then_some(depth)
-        }) == Some(0);
-        if !balanced {
+        if !balanced(inner) {
             break;
         }
         text = inner;

@@ -573,6 +573,7 @@ impl Run {
                     // A quantity found in another unit than the one asked.
                     if observation.found_something()
                         && !echoed
+                        && self.state.units.pending()
                         && self.state.budget.ground_numbers
                         && !self.state.grounded_tools.contains(&call.name)
                     {

@@ -240,6 +240,12 @@ impl UnitAsked {
         }
     }
 
+    /// Whether a result may still get the note: a unit is asked, and no
+    /// result has had the note yet.
+    pub(super) fn pending(&self) -> bool {
+        self.asked.is_some() && !self.noted
+    }
+
     /// The note for a tool result that gives a quantity in another unit
     /// of the kind asked, and not in the unit asked: the first such
     /// result only. `computing` names the tool to convert with.
